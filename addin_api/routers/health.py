@@ -1,0 +1,23 @@
+from __future__ import annotations
+
+from django.http import HttpRequest
+from ninja import Router, Status
+
+from redline.services.health import health_check
+
+from ..schemas.health import HealthOut
+
+router = Router(tags=["health"])
+
+
+@router.get("", auth=None, response={200: HealthOut, 503: HealthOut}, summary="Service health")
+def health(request: HttpRequest) -> Status:
+    """Database, cache/Redis and worker reachability; 503 when any part is down."""
+    h = health_check()
+    body = {
+        "status": "ok" if h.ok else "degraded",
+        "database": h.database.__dict__,
+        "cache": h.cache.__dict__,
+        "worker": h.worker.__dict__,
+    }
+    return Status(200 if h.ok else 503, body)

@@ -1,0 +1,1 @@
+"""Request (``*In``) and response (``*Out``) schemas, one module per resource."""

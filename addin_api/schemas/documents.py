@@ -1,0 +1,29 @@
+from __future__ import annotations
+
+from datetime import datetime
+
+from ninja import Schema
+
+
+class DocumentVersionOut(Schema):
+    id: int
+    filename: str
+    sha256: str
+    size: int
+    created_at: datetime
+    paragraph_count: int | None
+
+
+class DocumentOut(Schema):
+    id: int
+    doc_id: str
+    title: str
+    created_at: datetime
+    versions: list[DocumentVersionOut]
+
+
+class DocumentUploadOut(Schema):
+    document: DocumentOut
+    version: DocumentVersionOut
+    job_id: int
+    created: bool

@@ -1,0 +1,15 @@
+from __future__ import annotations
+
+from ninja import Schema
+
+
+class ComponentOut(Schema):
+    status: str  # "ok" | "down" | "disabled"
+    detail: str = ""
+
+
+class HealthOut(Schema):
+    status: str  # "ok" when every enabled component is ok, else "degraded"
+    database: ComponentOut
+    cache: ComponentOut
+    worker: ComponentOut

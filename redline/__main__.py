@@ -1,0 +1,5 @@
+"""``python -m redline``: the same command line as the ``redline`` script."""
+
+from redline.cli import main
+
+raise SystemExit(main())

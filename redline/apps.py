@@ -1,0 +1,9 @@
+from django.apps import AppConfig
+
+
+class RedlineConfig(AppConfig):
+    """The domain app: workspaces, documents, jobs and (later) runs and learning."""
+
+    name = "redline"
+    verbose_name = "Redline"
+    default_auto_field = "django.db.models.BigAutoField"

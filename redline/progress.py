@@ -1,0 +1,63 @@
+"""Progress events for jobs: stored in the database, announced on Redis when configured.
+
+The database is the record (a client resumes a stream from ``Last-Event-ID``); Redis
+pub/sub only wakes listeners sooner. Engines receive a plain callback built here,
+so they never import Django or Celery.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+
+from .models import Job, JobEvent
+
+logger = logging.getLogger(__name__)
+
+ProgressCallback = Callable[[str, dict[str, Any]], None]
+
+
+def channel_name(job_id: int) -> str:
+    return f"redline:job:{job_id}"
+
+
+def event_emit(*, job: Job, kind: str, data: dict[str, Any] | None = None) -> JobEvent:
+    """Append an event with the next sequence number (retrying a lost race on the unique key)."""
+    for _ in range(5):
+        seq = (JobEvent.objects.filter(job=job).aggregate(m=Max("seq"))["m"] or 0) + 1
+        try:
+            with transaction.atomic():
+                event = JobEvent.objects.create(job=job, seq=seq, kind=kind, data=data or {})
+            break
+        except IntegrityError:
+            continue
+    else:  # pragma: no cover - five lost races in a row means something else is wrong
+        raise RuntimeError(f"could not append event to job {job.pk}")
+    _publish(job.pk, event)
+    return event
+
+
+def callback_for(job: Job) -> ProgressCallback:
+    """A ``(kind, data)`` callback for engines and services that must not know about jobs."""
+
+    def emit(kind: str, data: dict[str, Any]) -> None:
+        event_emit(job=job, kind=kind, data=data)
+
+    return emit
+
+
+def _publish(job_id: int, event: JobEvent) -> None:
+    if not settings.REDIS_URL:
+        return
+    try:
+        from redis import Redis
+
+        Redis.from_url(settings.REDIS_URL).publish(channel_name(job_id), json.dumps({"seq": event.seq}))
+    except Exception:  # Redis down must not fail the job: the event is already stored.
+        logger.warning("progress publish failed for job %s", job_id, exc_info=True)

@@ -1,0 +1,1 @@
+"""Workflows: keyword-only, typed functions named ``<entity>_<action>``."""

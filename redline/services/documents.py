@@ -1,0 +1,98 @@
+"""Documents and their versions: storing uploads unchanged, and ingesting them."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.files.base import ContentFile
+from django.db import IntegrityError, transaction
+
+from .. import selectors
+from ..errors import ApplicationError
+from ..jobs import job_create
+from ..models import Document, DocumentVersion, Job, Workspace
+from ..ooxml import docprops
+from ..ooxml.errors import DocxError
+from ..ooxml.package import Package
+from ..progress import ProgressCallback
+
+DOCX_ERROR_STATUS = {"too_large": 413}
+
+
+def docx_open(data: bytes) -> Package:
+    """Open untrusted bytes, turning engine refusals into application errors (422/413)."""
+    try:
+        return Package.open(data)
+    except DocxError as exc:
+        raise ApplicationError(exc.code, exc.message, status=DOCX_ERROR_STATUS.get(exc.code, 422)) from None
+
+
+def document_version_create(
+    *, workspace: Workspace, data: bytes, filename: str, uploaded_by: AbstractBaseUser | None, title: str = ""
+) -> tuple[DocumentVersion, Job, bool]:
+    """Store an uploaded .docx byte for byte and queue its ingestion.
+
+    The file is validated first (a refused file is never stored). Its
+    ``RedlineDocID`` ties it to an existing document of this workspace; an unknown
+    or missing id starts a new document (another workspace's history never leaks).
+    Uploading the same bytes twice to a workspace returns the existing version (``created`` False).
+    """
+    pkg = docx_open(data)
+    file_doc_id = docprops.get_doc_id(pkg)
+    sha256 = hashlib.sha256(data).hexdigest()
+    with transaction.atomic():
+        existing = DocumentVersion.objects.filter(document__workspace=workspace, sha256=sha256).first()
+        if existing is not None:
+            return existing, _latest_ingest_job(existing), False
+        document = selectors.document_by_doc_id(workspace=workspace, doc_id=file_doc_id) if file_doc_id else None
+        if document is None:
+            document = Document.objects.create(
+                workspace=workspace,
+                doc_id=file_doc_id or secrets.token_hex(8),
+                title=(title or filename.rsplit(".", 1)[0] or "Untitled")[:300],
+            )
+        version = DocumentVersion(
+            document=document, filename=filename[:255], sha256=sha256, size=len(data), uploaded_by=uploaded_by
+        )
+        version.file.save(f"{sha256}.docx", ContentFile(data), save=False)
+        try:
+            with transaction.atomic():
+                version.save()
+        except IntegrityError:  # a concurrent upload of the same bytes won the race
+            version = document.versions.get(sha256=sha256)
+            return version, _latest_ingest_job(version), False
+        job = job_create(workspace=workspace, kind="document.ingest", params={"version_id": version.pk})
+    return version, job, True
+
+
+def _latest_ingest_job(version: DocumentVersion) -> Job:
+    job = (
+        Job.objects.filter(workspace=version.document.workspace, kind="document.ingest", params__version_id=version.pk)
+        .order_by("-created_at")
+        .first()
+    )
+    if job is None:
+        job = job_create(workspace=version.document.workspace, kind="document.ingest", params={"version_id": version.pk})
+    return job
+
+
+def document_version_read(*, version: DocumentVersion) -> bytes:
+    with version.file.open("rb") as fh:
+        return fh.read()
+
+
+def document_version_ingest(job: Job, progress: ProgressCallback) -> dict[str, Any]:
+    """Job service: read the stored file with the OOXML engine and record what it holds."""
+    version = selectors.document_version_get(workspace=job.workspace, version_id=job.params["version_id"])
+    progress("stage", {"stage": "reading"})
+    pkg = docx_open(document_version_read(version=version))
+    from ..ooxml.oxml import qn
+
+    count = sum(1 for _ in pkg.xml(pkg.main_part).iter(qn("w:p")))
+    version.paragraph_count = count
+    version.save(update_fields=["paragraph_count"])
+    progress("stage", {"stage": "read", "paragraphs": count})
+    return {"paragraphs": count, "sha256": version.sha256}

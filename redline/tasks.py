@@ -1,0 +1,87 @@
+"""Task layer: load a job by id, call its service, record the outcome.
+
+Thin on purpose (pretix/Sentry style): the service does the work and reports
+progress through a callback; this module owns status, attempts and errors.
+Idempotent: a finished job is never run again, so Celery redeliveries under
+``acks_late`` (a worker killed mid-job) are safe.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from celery import shared_task
+from celery.signals import worker_ready
+from django.db import OperationalError, transaction
+from django.utils import timezone
+
+from .errors import ApplicationError
+from .models import Job, JobStatus
+from .progress import ProgressCallback, callback_for, event_emit
+from .services import documents
+
+logger = logging.getLogger(__name__)
+
+JobService = Callable[[Job, ProgressCallback], dict[str, Any]]
+
+HANDLERS: dict[str, JobService] = {
+    "document.ingest": documents.document_version_ingest,
+}
+
+
+def job_run(job_id: int, *, worker: str = "") -> None:
+    """Run one job to completion, unless it already finished."""
+    with transaction.atomic():
+        job = Job.objects.select_for_update().filter(pk=job_id).first()
+        if job is None or job.status in (JobStatus.SUCCEEDED, JobStatus.FAILED):
+            return
+        job.status = JobStatus.RUNNING
+        job.attempts += 1
+        job.worker = worker
+        job.started_at = timezone.now()
+        job.save(update_fields=["status", "attempts", "worker", "started_at"])
+    event_emit(job=job, kind="started", data={"attempt": job.attempts})
+    handler = HANDLERS.get(job.kind)
+    try:
+        if handler is None:
+            raise ApplicationError("unknown_job", f"No handler for job kind {job.kind!r}.")
+        result = handler(job, callback_for(job))
+    except ApplicationError as exc:
+        _finish(job, JobStatus.FAILED, error_code=exc.code, error_message=exc.message)
+        return
+    except OperationalError:
+        raise  # database trouble: let the executor retry
+    except Exception:
+        logger.exception("job %s (%s) failed", job.pk, job.kind)
+        _finish(job, JobStatus.FAILED, error_code="internal_error", error_message="The job failed unexpectedly.")
+        return
+    _finish(job, JobStatus.SUCCEEDED, result=result)
+
+
+def _finish(job: Job, status: str, *, result: dict | None = None, error_code: str = "", error_message: str = "") -> None:
+    job.status = status
+    job.result = result
+    job.error_code = error_code
+    job.error_message = error_message
+    job.finished_at = timezone.now()
+    job.save(update_fields=["status", "result", "error_code", "error_message", "finished_at"])
+    event_emit(job=job, kind="done" if status == JobStatus.SUCCEEDED else "failed",
+               data={"status": status, "error_code": error_code} if error_code else {"status": status})
+
+
+@shared_task(name="redline.run_job", acks_late=True, autoretry_for=(OperationalError,),
+             retry_backoff=True, max_retries=5)
+def run_job_task(job_id: int) -> None:
+    """Celery entry point; the worker's hostname is recorded on the job."""
+    from celery import current_task
+
+    job_run(job_id, worker=getattr(current_task.request, "hostname", "") or "celery")
+
+
+@worker_ready.connect
+def requeue_queued_jobs(**_: object) -> None:
+    """On worker start, queue jobs whose dispatch was lost (broker down at commit time)."""
+    for job_id in Job.objects.filter(status=JobStatus.QUEUED).values_list("pk", flat=True):
+        run_job_task.delay(job_id)

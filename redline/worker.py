@@ -1,0 +1,72 @@
+"""The embedded executor: one daemon thread draining a queue of job ids.
+
+Used when no broker is configured, so a single process runs the whole product.
+On start it picks up jobs a previous process left queued or running (nothing is
+lost across a restart); ``tasks.job_run`` is idempotent, so re-running is safe.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+
+from django.db import close_old_connections
+
+logger = logging.getLogger(__name__)
+
+
+class InProcessWorker:
+    """A single background thread executing :func:`redline.tasks.job_run`."""
+
+    def __init__(self) -> None:
+        self._queue: queue.Queue[int] = queue.Queue()
+        self._thread = threading.Thread(target=self._loop, name="redline-worker", daemon=True)
+        self._idle = threading.Event()
+        self._idle.set()
+
+    def start(self) -> None:
+        from .models import Job, JobStatus
+
+        self._thread.start()
+        for job_id in Job.objects.filter(status__in=[JobStatus.QUEUED, JobStatus.RUNNING]).values_list("pk", flat=True):
+            self.submit(job_id)
+
+    def submit(self, job_id: int) -> None:
+        self._idle.clear()
+        self._queue.put(job_id)
+
+    def is_alive(self) -> bool:
+        return self._thread.is_alive()
+
+    def wait_idle(self, timeout: float = 30) -> bool:
+        """Block until the queue is drained (used by tests and the CLI)."""
+        return self._idle.wait(timeout)
+
+    def _loop(self) -> None:
+        from .tasks import job_run
+
+        while True:
+            job_id = self._queue.get()
+            try:
+                job_run(job_id, worker="in-process")
+            except Exception:
+                logger.exception("in-process job %s crashed", job_id)
+            finally:
+                close_old_connections()
+                if self._queue.empty():
+                    self._idle.set()
+
+
+_worker: InProcessWorker | None = None
+_lock = threading.Lock()
+
+
+def in_process_worker() -> InProcessWorker:
+    """The process-wide worker, started on first use."""
+    global _worker
+    with _lock:
+        if _worker is None:
+            _worker = InProcessWorker()
+            _worker.start()
+        return _worker

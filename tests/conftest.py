@@ -1,0 +1,56 @@
+"""Shared fixtures: workspaces, members, API keys, and clients that use them."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+import pytest
+from django.test import Client
+
+from redline.models import Membership, Role, Workspace
+from redline.services.accounts import api_key_issue, membership_create, user_create, workspace_create
+from tests.support.docx_builder import build_docx, para
+
+
+@dataclass
+class Member:
+    workspace: Workspace
+    membership: Membership
+    key: str
+    password: str = "correct horse battery staple"
+
+    def api(self) -> Client:
+        return Client(HTTP_AUTHORIZATION=f"Bearer {self.key}")
+
+
+def make_member(name: str, role: str = Role.ADMIN) -> Member:
+    workspace = workspace_create(name=f"{name} LLP", slug=name.lower())
+    user = user_create(username=name.lower(), password=Member.password)
+    membership = membership_create(user=user, workspace=workspace, role=role)
+    return Member(workspace, membership, api_key_issue(membership=membership).secret)
+
+
+@pytest.fixture
+def alice(db) -> Member:
+    return make_member("Alice")
+
+
+@pytest.fixture
+def bob(db) -> Member:
+    return make_member("Bob")
+
+
+@pytest.fixture
+def simple_docx() -> bytes:
+    return build_docx(para("1. Definitions", style="Heading1") + para("The Supplier shall deliver the Goods."))
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """In CI a skipped test is a failure: a missing service must never pass silently."""
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    skipped = len(reporter.stats.get("skipped", [])) if reporter else 0
+    if os.environ.get("CI") == "true" and skipped and exitstatus == 0:
+        session.exitstatus = 1
+        if reporter:
+            reporter.write_line(f"CI: {skipped} test(s) skipped; skips are failures in CI", red=True)

@@ -1,0 +1,77 @@
+"""Real Redis and Celery worker for the PostgreSQL run of the suite.
+
+These tests need ``REDLINE_TEST_BACKEND=postgres`` (scripts/test sets it for the
+services run); without it they fail with a clear message instead of skipping.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+
+import pytest
+from django.conf import settings as django_settings
+from django.db import connection
+
+from redline.celery import app as celery_app
+from tests.servers import CeleryWorker, Redis
+
+pytestmark = pytest.mark.services
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "tests/services/" in str(item.fspath):
+            item.add_marker(pytest.mark.services)
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[Redis]:
+    server = Redis().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def require_postgres(transactional_db) -> None:
+    assert connection.vendor == "postgresql", (
+        "services tests run against real PostgreSQL: use REDLINE_TEST_BACKEND=postgres (scripts/test does)"
+    )
+
+
+@pytest.fixture(scope="module")
+def celery_worker(redis_server: Redis, django_db_setup, django_db_blocker) -> Iterator[CeleryWorker]:
+    db = connection.settings_dict
+    env = {
+        "DJANGO_SETTINGS_MODULE": "redline.settings",  # the worker runs production settings, configured by env
+        "DATABASE_URL": f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        "CELERY_BROKER_URL": redis_server.url,
+        "REDIS_URL": redis_server.url,
+        "REDLINE_DATA_DIR": str(django_settings.DATA_DIR),
+        "SECRET_KEY": django_settings.SECRET_KEY,
+    }
+    worker = CeleryWorker(env).start()
+    yield worker
+    worker.stop()
+
+
+@pytest.fixture
+def use_celery(settings, redis_server: Redis) -> Iterator[str]:
+    """Point this process's dispatcher at the broker (as configuration would)."""
+    settings.CELERY_BROKER_URL = redis_server.url
+    settings.REDIS_URL = redis_server.url
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                                   "LOCATION": redis_server.url}}
+    previous = celery_app.conf.broker_url
+    celery_app.conf.broker_url = redis_server.url
+    yield redis_server.url
+    celery_app.conf.broker_url = previous
+
+
+def wait_for(predicate: Callable[[], bool], timeout: float = 60) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.1)
+    return False

@@ -1,0 +1,55 @@
+"""Outside readers of our .docx output: pandoc and LibreOffice, via ``oracle.py``.
+
+The oracle lives in ``../shared/oracle`` on a developer machine; a copy is kept
+in ``tests/support`` so a clean clone in CI judges files the same way. The shared
+copy wins when present (it is the reference).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+HERE = Path(__file__).resolve().parent
+SHARED = HERE.parents[2] / "shared" / "oracle"
+ORACLE_DIR = SHARED if (SHARED / "oracle.py").exists() else HERE
+
+
+def _load() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("redline_oracle", ORACLE_DIR / "oracle.py")
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+oracle = _load()
+
+
+def pandoc_text(path: str | os.PathLike, changes: str = "accept") -> list[str]:
+    """pandoc's normalised paragraph lines with all changes accepted/rejected/marked."""
+    return oracle.normalise(oracle.pandoc_paragraphs(str(path), changes))
+
+
+def lo_text(path: str | os.PathLike, changes: str = "accept") -> list[str]:
+    """LibreOffice's normalised paragraph lines (about 2 s; use on small files)."""
+    return oracle.normalise(oracle.lo_paragraphs(str(path), changes))
+
+
+def opens(path: str | os.PathLike) -> bool:
+    """True when LibreOffice renders the file to a PDF with at least one page."""
+    result = subprocess.run(
+        [sys.executable, str(ORACLE_DIR / "oracle.py"), "opens", str(path)],
+        capture_output=True, text=True, timeout=300,
+    )
+    return result.returncode == 0
+
+
+def stats(path: str | os.PathLike) -> dict:
+    """Counts of revisions, comments, bookmarks and custom properties."""
+    return json.loads(json.dumps(oracle.stats(str(path))))
