@@ -118,6 +118,8 @@ MEDIA_URL = "/media/"
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = DATA_DIR / "static"
+STATIC_ROOT.mkdir(exist_ok=True)
+WHITENOISE_USE_FINDERS = True  # serve from static/ even before collectstatic
 
 # Uploads: the API reads .docx bodies up to this size; larger bodies are refused before reading.
 REDLINE_MAX_UPLOAD_BYTES = env.int("REDLINE_MAX_UPLOAD_BYTES", default=50 * 1024 * 1024)

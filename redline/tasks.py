@@ -67,7 +67,7 @@ def _finish(job: Job, status: str, *, result: dict | None = None, error_code: st
     job.error_message = error_message
     job.finished_at = timezone.now()
     job.save(update_fields=["status", "result", "error_code", "error_message", "finished_at"])
-    event_emit(job=job, kind="done" if status == JobStatus.SUCCEEDED else "failed",
+    event_emit(job=job, kind="done" if status == JobStatus.SUCCEEDED else "error",
                data={"status": status, "error_code": error_code} if error_code else {"status": status})
 
 

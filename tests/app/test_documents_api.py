@@ -98,8 +98,8 @@ def test_in_process_worker_ingests_the_upload_into_sqlite(alice, simple_docx, se
     assert job.worker == "in-process"
     assert job.result["paragraphs"] == 2
     assert DocumentVersion.objects.get(pk=body["version"]["id"]).paragraph_count == 2
-    events = alice.api().get(f"/api/jobs/{job.pk}/events").json()
+    events = alice.api().get(f"/api/jobs/{job.pk}/events.json").json()
     assert events[0]["kind"] == "started" and events[-1]["kind"] == "done"
     assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
-    later = alice.api().get(f"/api/jobs/{job.pk}/events?after={events[1]['seq']}").json()
+    later = alice.api().get(f"/api/jobs/{job.pk}/events.json?after={events[1]['seq']}").json()
     assert [e["seq"] for e in later] == [e["seq"] for e in events[2:]]

@@ -14,7 +14,7 @@ def test_foreign_ids_are_404_with_the_error_shape(alice, bob, simple_docx):
     doc_id, version_id, job_id = body["document"]["id"], body["version"]["id"], body["job_id"]
     assert Job.objects.filter(pk=job_id, workspace=alice.workspace).exists()
     routes = [("/api/documents/{}", doc_id), ("/api/documents/versions/{}/file", version_id),
-              ("/api/jobs/{}", job_id), ("/api/jobs/{}/events", job_id)]
+              ("/api/jobs/{}", job_id), ("/api/jobs/{}/events.json", job_id), ("/api/jobs/{}/events", job_id)]
     for template, ident in routes:
         assert alice.api().get(template.format(ident)).status_code == 200, template
         foreign = bob.api().get(template.format(ident))

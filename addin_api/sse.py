@@ -1,0 +1,57 @@
+"""The HTTP side of progress streams: auth by header or ticket, resume by Last-Event-ID."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, StreamingHttpResponse
+from ninja.security import APIKeyQuery
+
+from redline import selectors
+from redline.errors import NotFound
+from redline.models import Job, Membership
+from redline.streams import event_stream, ticket_read
+
+SSE_OPENAPI = {
+    "responses": {
+        200: {
+            "description": "Server-sent events: `id` is the event sequence, `event` its kind, `data` JSON. "
+            "Resume with the `Last-Event-ID` header. Ends after `done`, `error` or `cancelled`.",
+            "content": {"text/event-stream": {"schema": {"type": "string"}}},
+        }
+    }
+}
+
+
+class TicketAuth(APIKeyQuery):
+    """``?ticket=…`` from ``POST …/ticket``: valid five minutes, for one stream only."""
+
+    param_name = "ticket"
+
+    def authenticate(self, request: HttpRequest, key: str | None) -> Membership | None:
+        claims = ticket_read(key or "")
+        if not claims:
+            return None
+        membership = Membership.objects.select_related("workspace", "user").filter(pk=claims["m"]).first()
+        if membership is not None:
+            request.ticket_job_id = claims["j"]  # type: ignore[attr-defined]
+        return membership
+
+
+def last_event_id(request: HttpRequest) -> int:
+    raw = request.headers.get("Last-Event-ID", "") or request.GET.get("last_event_id", "")
+    return int(raw) if raw.isdigit() else 0
+
+
+def stream_response(request: HttpRequest, job: Job) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(event_stream(job.pk, after=last_event_id(request)),
+                                     content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"
+    return response
+
+
+def job_for_stream(request: HttpRequest, job_id: int) -> Job:
+    """The job, scoped to the caller's workspace; a ticket only opens the job it was issued for."""
+    ticket_job = getattr(request, "ticket_job_id", None)
+    if ticket_job is not None and ticket_job != job_id:
+        raise NotFound("Job", job_id)
+    return selectors.job_get(workspace=request.auth.workspace, job_id=job_id)

@@ -1,0 +1,31 @@
+"""With REDIS_URL set, a waiting stream is woken by pub/sub, not by polling."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import httpx
+import pytest
+
+from redline import streams
+from redline.models import Job
+from redline.progress import event_emit
+from tests.app.test_sse import read_frames
+from tests.support.asgi_server import asgi_server
+
+
+@pytest.mark.usefixtures("require_postgres")
+def test_live_event_arrives_through_redis_pubsub(alice, use_celery, monkeypatch):
+    monkeypatch.setattr(streams, "POLL_S", 30.0)  # polling alone would take 30 s
+    job = Job.objects.create(workspace=alice.workspace, kind="document.ingest", params={})
+    event_emit(job=job, kind="started", data={})
+    with asgi_server() as server:
+        threading.Timer(0.8, lambda: event_emit(job=job, kind="done", data={})).start()
+        t0 = time.monotonic()
+        with httpx.stream("GET", f"{server}/api/jobs/{job.pk}/events",
+                          headers={"Authorization": f"Bearer {alice.key}"}, timeout=20) as resp:
+            events = [f["event"] for f in read_frames(resp) if "id" in f]
+        elapsed = time.monotonic() - t0
+    assert events == ["started", "done"]
+    assert elapsed < 6, elapsed
