@@ -146,3 +146,136 @@ class JobEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.job_id}#{self.seq} {self.kind}"
+
+
+class Playbook(models.Model):
+    """A named set of rules for a kind of contract; its content lives in immutable versions."""
+
+    workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="playbooks")
+    name = models.CharField(max_length=200)
+    contract_type = models.CharField(max_length=100, blank=True)
+    description = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["workspace", "name"], name="uniq_playbook_name")]
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class PlaybookVersion(models.Model):
+    """A frozen snapshot of a playbook's rules. Editing creates a new version; runs pin one."""
+
+    playbook = models.ForeignKey(Playbook, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    note = models.CharField(max_length=300, blank=True)
+    content_hash = models.CharField(max_length=64, help_text="SHA-256 of the canonical rules JSON")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["playbook", "number"], name="uniq_playbook_version")]
+        ordering = ["playbook", "-number"]
+
+    def __str__(self) -> str:
+        return f"{self.playbook} v{self.number}"
+
+
+class Rule(models.Model):
+    """One rule of a playbook version (immutable with its version).
+
+    Structured parts (fallbacks, red flags, thresholds, examples) are JSON in the
+    documented interchange format (docs/playbook-format.md).
+    """
+
+    version = models.ForeignKey(PlaybookVersion, on_delete=models.CASCADE, related_name="rules")
+    position = models.PositiveIntegerField()
+    key = models.SlugField(max_length=80)
+    title = models.CharField(max_length=200)
+    category = models.CharField(max_length=64)
+    severity = models.CharField(max_length=16)
+    risk_dimensions = models.JSONField(default=list)
+    guidance = models.TextField(blank=True)
+    preferred_position = models.TextField(blank=True)
+    fallback_positions = models.JSONField(default=list)
+    red_flags = models.JSONField(default=list)
+    thresholds = models.JSONField(default=list)
+    required = models.BooleanField(default=False)
+    suggested_language = models.TextField(blank=True)
+    enabled = models.BooleanField(default=True)
+    examples = models.JSONField(default=list)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["version", "key"], name="uniq_rule_key")]
+        ordering = ["version", "position"]
+
+    def __str__(self) -> str:
+        return f"{self.key} ({self.version})"
+
+
+class RunStatus(models.TextChoices):
+    QUEUED = "queued"
+    RUNNING = "running"
+    DONE = "done"
+    ERROR = "error"
+    CANCELLED = "cancelled"
+
+
+class AnalysisRun(models.Model):
+    """One review of one document version with one pinned playbook version.
+
+    ``request_key`` (document hash × playbook version × preferences version ×
+    provider/model) makes the request idempotent: asking twice returns this run.
+    """
+
+    workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="runs")
+    document_version = models.ForeignKey(DocumentVersion, on_delete=models.CASCADE, related_name="runs")
+    playbook_version = models.ForeignKey(PlaybookVersion, on_delete=models.PROTECT, related_name="runs")
+    preferences_version = models.PositiveIntegerField(null=True, blank=True)
+    provider = models.CharField(max_length=32)
+    model = models.CharField(max_length=100, blank=True)
+    request_key = models.CharField(max_length=64)
+    job = models.OneToOneField(Job, on_delete=models.SET_NULL, null=True, blank=True, related_name="run")
+    status = models.CharField(max_length=16, choices=RunStatus.choices, default=RunStatus.QUEUED)
+    stats = models.JSONField(default=dict, help_text="counts, tokens, cache hits/misses, timings")
+    error_message = models.TextField(blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["workspace", "request_key"], name="uniq_run_request")]
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"run #{self.pk} ({self.status})"
+
+
+class Suggestion(models.Model):
+    """One result of a run, keyed to a paragraph anchor, with the op that writes it."""
+
+    run = models.ForeignKey(AnalysisRun, on_delete=models.CASCADE, related_name="suggestions")
+    sid = models.CharField(max_length=32, help_text="deterministic id: rule × anchor × content")
+    position = models.PositiveIntegerField()
+    anchor = models.CharField(max_length=20)
+    kind = models.CharField(max_length=16)
+    rule_key = models.CharField(max_length=80)
+    category = models.CharField(max_length=64)
+    severity = models.CharField(max_length=16)
+    quote = models.TextField(blank=True)
+    new_text = models.TextField(blank=True)
+    comment = models.TextField(blank=True)
+    risk = models.JSONField(default=dict)
+    validation = models.JSONField(null=True, blank=True)
+    op = models.JSONField(help_text="the ops.json operation that writes this suggestion")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["run", "sid"], name="uniq_suggestion_sid")]
+        ordering = ["run", "position"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} on {self.anchor} ({self.rule_key})"
