@@ -154,12 +154,11 @@ class Anchorer:
         """Give ``p`` a new anchor spanning its content and return its name."""
         name = self._fresh_name()
         bid = self._fresh_id()
-        start = etree.Element(_START)
-        start.set(_ID, bid)
-        start.set(_NAME, name)
-        first = p[0] if len(p) else None
-        p.insert(1 if first is not None and first.tag == _P_PR else 0, start)
-        etree.SubElement(p, _END).set(_ID, bid)
+        # Created inside the paragraph (so no namespace reconciliation), then moved.
+        start = etree.SubElement(p, _START, {_ID: bid, _NAME: name})
+        first = p[0]
+        p.insert(1 if first.tag == _P_PR else 0, start)
+        etree.SubElement(p, _END, {_ID: bid})
         self._claimed.add(name)
         return name
 

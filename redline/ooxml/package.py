@@ -150,6 +150,13 @@ class Package:
         if content_type:
             self.set_content_type(name, content_type)
 
+    def set_blob(self, name: str, data: bytes, content_type: str | None = None) -> None:
+        """Add or replace a part by its bytes (binary parts: images, embeddings)."""
+        self._xml.pop(name, None)
+        self._raw[name] = data
+        if content_type:
+            self.set_content_type(name, content_type)
+
     # -- content types ------------------------------------------------------------
     def content_type(self, name: str) -> str | None:
         ct = self.xml("[Content_Types].xml")

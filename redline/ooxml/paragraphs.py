@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Literal
 
 from lxml import etree
 
@@ -31,7 +32,8 @@ _BODY = qn("w:body")
 _P = qn("w:p")
 _P_PR = qn("w:pPr")
 _R_PR = qn("w:rPr")
-_DEL = qn("w:del")
+_MARK_DELETED = frozenset((qn("w:del"), qn("w:moveFrom")))
+_MARK_INSERTED = frozenset((qn("w:ins"), qn("w:moveTo")))
 _P_STYLE = qn("w:pStyle")
 _NUM_PR = qn("w:numPr")
 _NUM_ID = qn("w:numId")
@@ -72,7 +74,10 @@ class Paragraph:
     every change rejected (equal when ``has_revisions`` is False). ``list_label``
     is the computed number ("4.2(b)", "•"), not part of ``text``. ``section`` is
     the Word section (``w:sectPr``) the paragraph belongs to, from 0.
-    ``element`` is the ``w:p`` itself, for callers that go on to edit.
+    ``paragraph_mark`` says whether the paragraph mark itself is a pending
+    insertion or deletion (accepting a deleted mark joins the paragraph to the
+    next; rejecting an inserted one does). ``element`` is the ``w:p`` itself,
+    for callers that go on to edit.
     """
 
     index: int
@@ -88,6 +93,7 @@ class Paragraph:
     table: TablePosition | None
     in_content_control: bool
     section: int
+    paragraph_mark: Literal["inserted", "deleted"] | None
     element: etree._Element = field(repr=False, compare=False)
 
     @property
@@ -223,7 +229,8 @@ class _Reader:
         heading = outline_heading_level(ppr)
         heading = style.heading_level if heading is None else heading or None
 
-        label, level = self._list_label(p, ppr, style, text, revised)
+        mark = _mark(ppr) if revised else None
+        label, level = self._list_label(ppr, style, vanishes=mark == "deleted" and not text)
 
         if self._anchorer is not None:
             anchor = self._anchorer.claim(p)
@@ -236,18 +243,20 @@ class _Reader:
             index=len(self.paragraphs), anchor=anchor, text=text, original_text=original,
             style_id=style.style_id, style_name=style.name, heading_level=heading,
             list_label=label, num_level=level, has_revisions=revised, table=table,
-            in_content_control=in_sdt, section=self._section, element=p,
+            in_content_control=in_sdt, section=self._section, paragraph_mark=mark,
+            element=p,
         ))
         if ppr is not None and ppr.find(_SECT_PR) is not None:
             self._section += 1
 
     def _list_label(
-        self, p: etree._Element, ppr: etree._Element | None, style: StyleInfo, text: str, revised: bool
+        self, ppr: etree._Element | None, style: StyleInfo, *, vanishes: bool
     ) -> tuple[str | None, int | None]:
         """Count the paragraph in its list and return (label, level), or (None, None).
 
-        Direct ``w:numPr`` wins over the style's; a paragraph that disappears
-        when changes are accepted (deleted mark, no text left) is not counted.
+        Direct ``w:numPr`` wins over the style's. A paragraph that ``vanishes``
+        when changes are accepted (deleted mark, no text left) is not counted,
+        so the labels are those of the revised document.
         """
         numpr = ppr.find(_NUM_PR) if ppr is not None else None
         num_id = _val(numpr, _NUM_ID) if numpr is not None else None
@@ -257,7 +266,7 @@ class _Reader:
             num_id = style.num_id
         if num_id is None or num_id == "0":
             return None, None
-        if revised and not text and _mark_deleted(ppr):
+        if vanishes:
             return None, None
         if ilvl_text is not None and ilvl_text.isdigit():
             ilvl = int(ilvl_text)
@@ -269,9 +278,17 @@ class _Reader:
         return (label, ilvl) if label is not None else (None, None)
 
 
-def _mark_deleted(ppr: etree._Element | None) -> bool:
+def _mark(ppr: etree._Element | None) -> Literal["inserted", "deleted"] | None:
+    """Whether the paragraph mark is a tracked insertion or deletion (``w:pPr/w:rPr``)."""
     rpr = ppr.find(_R_PR) if ppr is not None else None
-    return rpr is not None and rpr.find(_DEL) is not None
+    if rpr is None:
+        return None
+    for child in rpr:
+        if child.tag in _MARK_DELETED:
+            return "deleted"
+        if child.tag in _MARK_INSERTED:
+            return "inserted"
+    return None
 
 
 def _val(parent: etree._Element, tag: str) -> str | None:

@@ -17,9 +17,13 @@ What is read (ECMA-376 §17.3.3, §17.13.5, §17.16):
   stay hidden.
 * Hyperlinks, smart tags, custom XML and content controls (``w:sdtContent``)
   are transparent containers.
-* ``w:tab``/``w:ptab`` → ``"\\t"``, ``w:br``/``w:cr`` → ``"\\n"``,
-  ``w:noBreakHyphen`` → ``"-"``, ``w:softHyphen`` → nothing (it only shows at a
-  line end), ``w:sym`` → its character.
+* ``w:tab``/``w:ptab`` → ``"\\t"``, ``w:br``/``w:cr`` → ``"\\n"``, ``w:sym`` →
+  its character (Symbol and Wingdings glyphs mapped to Unicode).
+* ``w:noBreakHyphen`` → ``"-"`` (pandoc writes U+2011; a plain hyphen is what
+  a reviewer types when quoting, so quotes match), ``w:softHyphen`` → nothing
+  (it only shows at a line end).
+* Hidden text (``w:vanish``) is read like any other text, as pandoc and
+  LibreOffice read it; it is still part of the paragraph an edit must keep.
 * Drawings, text boxes, footnote and comment references and math carry no text
   of *this* paragraph and are skipped.
 """
