@@ -171,6 +171,7 @@ class PlaybookVersion(models.Model):
     playbook = models.ForeignKey(Playbook, on_delete=models.CASCADE, related_name="versions")
     number = models.PositiveIntegerField()
     note = models.CharField(max_length=300, blank=True)
+    perspective = models.CharField(max_length=32, default="balanced")
     content_hash = models.CharField(max_length=64, help_text="SHA-256 of the canonical rules JSON")
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -186,8 +187,9 @@ class PlaybookVersion(models.Model):
 class Rule(models.Model):
     """One rule of a playbook version (immutable with its version).
 
-    Structured parts (fallbacks, red flags, thresholds, examples) are JSON in the
-    documented interchange format (docs/playbook-format.md).
+    ``spec`` is the rule in the documented interchange format
+    (docs/playbook-format.md), the single source the engine reads; the columns
+    beside it are copies for listing, filtering and ordering.
     """
 
     version = models.ForeignKey(PlaybookVersion, on_delete=models.CASCADE, related_name="rules")
@@ -196,16 +198,8 @@ class Rule(models.Model):
     title = models.CharField(max_length=200)
     category = models.CharField(max_length=64)
     severity = models.CharField(max_length=16)
-    risk_dimensions = models.JSONField(default=list)
-    guidance = models.TextField(blank=True)
-    preferred_position = models.TextField(blank=True)
-    fallback_positions = models.JSONField(default=list)
-    red_flags = models.JSONField(default=list)
-    thresholds = models.JSONField(default=list)
-    required = models.BooleanField(default=False)
-    suggested_language = models.TextField(blank=True)
     enabled = models.BooleanField(default=True)
-    examples = models.JSONField(default=list)
+    spec = models.JSONField()
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["version", "key"], name="uniq_rule_key")]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import secrets
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -17,6 +16,7 @@ from ..models import Document, DocumentVersion, Job, Workspace
 from ..ooxml import docprops
 from ..ooxml.errors import DocxError
 from ..ooxml.package import Package
+from ..ooxml.paragraphs import ReadResult, read_document
 from ..progress import ProgressCallback
 
 DOCX_ERROR_STATUS = {"too_large": 413}
@@ -26,6 +26,14 @@ def docx_open(data: bytes) -> Package:
     """Open untrusted bytes, turning engine refusals into application errors (422/413)."""
     try:
         return Package.open(data)
+    except DocxError as exc:
+        raise ApplicationError(exc.code, exc.message, status=DOCX_ERROR_STATUS.get(exc.code, 422)) from None
+
+
+def docx_read(data: bytes) -> ReadResult:
+    """The paragraph model with deterministic anchors (the same bytes always get the same anchors)."""
+    try:
+        return read_document(data)
     except DocxError as exc:
         raise ApplicationError(exc.code, exc.message, status=DOCX_ERROR_STATUS.get(exc.code, 422)) from None
 
@@ -42,16 +50,18 @@ def document_version_create(
     """
     pkg = docx_open(data)
     file_doc_id = docprops.get_doc_id(pkg)
+    # The id the engine will write on export (derived from the bytes), so exports and uploads agree.
+    doc_id = file_doc_id or docprops.ensure_doc_id(pkg, seed=data)
     sha256 = hashlib.sha256(data).hexdigest()
     with transaction.atomic():
         existing = DocumentVersion.objects.filter(document__workspace=workspace, sha256=sha256).first()
         if existing is not None:
             return existing, _latest_ingest_job(existing), False
-        document = selectors.document_by_doc_id(workspace=workspace, doc_id=file_doc_id) if file_doc_id else None
+        document = selectors.document_by_doc_id(workspace=workspace, doc_id=doc_id)
         if document is None:
             document = Document.objects.create(
                 workspace=workspace,
-                doc_id=file_doc_id or secrets.token_hex(8),
+                doc_id=doc_id,
                 title=(title or filename.rsplit(".", 1)[0] or "Untitled")[:300],
             )
         version = DocumentVersion(
@@ -88,10 +98,8 @@ def document_version_ingest(job: Job, progress: ProgressCallback) -> dict[str, A
     """Job service: read the stored file with the OOXML engine and record what it holds."""
     version = selectors.document_version_get(workspace=job.workspace, version_id=job.params["version_id"])
     progress("stage", {"stage": "reading"})
-    pkg = docx_open(document_version_read(version=version))
-    from ..ooxml.oxml import qn
-
-    count = sum(1 for _ in pkg.xml(pkg.main_part).iter(qn("w:p")))
+    result = docx_read(document_version_read(version=version))
+    count = sum(1 for p in result.paragraphs if not p.is_empty)
     version.paragraph_count = count
     version.save(update_fields=["paragraph_count"])
     progress("stage", {"stage": "read", "paragraphs": count})

@@ -16,6 +16,7 @@ from django.db import transaction
 
 from redline.models import Role, Workspace
 from redline.services.accounts import api_key_issue, membership_create, user_create, workspace_create
+from redline.services.playbooks import playbook_default_install
 
 DEMO_SLUG = "demo"
 DEMO_USER = "admin"
@@ -48,4 +49,6 @@ class Command(BaseCommand):
             self.stdout.write(f"Demo API key:  {issued.secret}  (shown once)")
         else:
             self.stdout.write("Demo API key:  exists (run `manage.py demo --new-key` for another)")
+        version = playbook_default_install(workspace=workspace)
         self.stdout.write(f"Workspace:     {workspace.name} ({workspace.slug})")
+        self.stdout.write(f"Playbook:      {version.playbook.name} v{version.number} ({version.rules.count()} rules)")

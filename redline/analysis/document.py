@@ -1,0 +1,152 @@
+"""The structure the review needs from a flat list of clauses.
+
+A paragraph is read in its context: the heading it sits under tells what kind
+of clause it is, the parties block tells who "the Supplier" is, and the
+signature block tells where a missing clause should go. This module derives
+all of that once per review, deterministically and without a model.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .categories import Category, classify_heading, classify_text
+from .clauses import Clause
+
+# Role nouns that name a contracting party in most commercial contracts.
+ROLE_NOUNS: tuple[str, ...] = (
+    "Service Provider", "Supplier", "Vendor", "Provider", "Contractor", "Consultant", "Licensor", "Licensee",
+    "Customer", "Client", "Buyer", "Purchaser", "Seller", "Company", "Distributor", "Reseller",
+)
+
+_INFERRED_HEADING = re.compile(r"^(?:ARTICLE|SECTION|CLAUSE|SCHEDULE)\s+[\dIVXLC]+\b|^\d+(?:\.\d+)*\.?\s+[A-Z][A-Z &,/-]{2,}$")
+_MODAL = re.compile(r"\b(?:shall|must|will|may|agrees?)\b", re.IGNORECASE)
+_WITNESS = re.compile(r"^\s*(?:IN WITNESS WHEREOF|AS WITNESS)\b", re.IGNORECASE)
+_EXECUTION_HEADING = re.compile(r"^\s*(?:EXECUTION|SIGNATURES?|SIGNATURE PAGE)\b", re.IGNORECASE)
+_PARTY_DEF = re.compile(
+    r"\(\s*(?:the\s+|hereinafter\s+(?:referred\s+to\s+as\s+)?(?:the\s+)?)?[\"“]([A-Z][\w&.' -]{1,40}?)[\"”]\s*\)"
+)
+_PARTY_BLOCK = re.compile(
+    r"\b(?:company|corporation|incorporated|organi[sz]ed|registered|limited|ltd|llc|llp|inc|gmbh|plc|s\.a\.|b\.v\.|having its)\b",
+    re.IGNORECASE,
+)
+_NOT_PARTY = {"agreement", "effective date", "party", "parties", "services", "contract"}
+_PARTY_SCAN = 60  # parties are defined at the top of a contract
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """Clauses plus what is derived from their order and wording.
+
+    ``categories[i]`` comes from clause *i*'s own text; ``section_categories[i]``
+    from the headings above it. ``headings[i]`` lists the indices of the
+    headings enclosing clause *i*, outermost first.
+    """
+
+    clauses: tuple[Clause, ...]
+    is_heading: tuple[bool, ...]
+    headings: tuple[tuple[int, ...], ...]
+    categories: tuple[frozenset[Category], ...]
+    section_categories: tuple[frozenset[Category], ...]
+    parties: tuple[str, ...]
+    body_end: int
+
+    def context(self, i: int) -> str:
+        """The heading path of clause *i* ("ARTICLE 4 CHARGES > 4.2 Payment"), for prompts."""
+        return " > ".join(self.clauses[h].text.strip() for h in self.headings[i])
+
+    def section_end(self, heading: int) -> int:
+        """Index of the last clause under ``heading`` (before a heading of the same or a higher level)."""
+        level = self.level(heading)
+        end = heading
+        for j in range(heading + 1, len(self.clauses)):
+            if self.is_heading[j] and self.level(j) <= level:
+                break
+            end = j
+        return end
+
+    def level(self, i: int) -> int:
+        """Heading level of clause *i* (1 for headings recognised by their wording)."""
+        return self.clauses[i].heading_level or 1
+
+
+def build_document(clauses: Sequence[Clause]) -> Document:
+    """Derive headings, categories, parties and the end of the body in one pass."""
+    clauses = tuple(clauses)
+    is_heading = tuple(_is_heading(c) for c in clauses)
+    headings: list[tuple[int, ...]] = []
+    section_cats: list[frozenset[Category]] = []
+    stack: list[tuple[int, int, frozenset[Category]]] = []  # (level, index, categories)
+    categories: list[frozenset[Category]] = []
+    for i, clause in enumerate(clauses):
+        if is_heading[i]:
+            level = clause.heading_level or 1
+            if _is_title(clause):
+                headings.append(())
+                section_cats.append(frozenset())
+                categories.append(frozenset())
+                continue
+            while stack and stack[-1][0] >= level:
+                stack.pop()
+            headings.append(tuple(s[1] for s in stack))
+            section_cats.append(frozenset().union(*(s[2] for s in stack)))
+            cats = classify_heading(clause.text)
+            categories.append(cats)
+            stack.append((level, i, cats))
+        else:
+            headings.append(tuple(s[1] for s in stack))
+            section_cats.append(frozenset().union(*(s[2] for s in stack)))
+            categories.append(classify_text(clause.text))
+    return Document(
+        clauses=clauses,
+        is_heading=is_heading,
+        headings=tuple(headings),
+        categories=tuple(categories),
+        section_categories=tuple(section_cats),
+        parties=_parties(clauses),
+        body_end=_body_end(clauses, is_heading),
+    )
+
+
+def _is_heading(clause: Clause) -> bool:
+    if clause.heading_level is not None or _is_title(clause):
+        return True
+    text = clause.text.strip()
+    if clause.in_table or len(text) > 80 or _MODAL.search(text):
+        return False
+    return bool(_INFERRED_HEADING.match(text)) or (text.isupper() and len(text.split()) <= 8)
+
+
+def _is_title(clause: Clause) -> bool:
+    return (clause.style or "").strip().lower() in {"title", "subtitle"} or clause.heading_level == 0
+
+
+def _parties(clauses: Sequence[Clause]) -> tuple[str, ...]:
+    """Party names defined in the parties block, e.g. '(the "Supplier")'."""
+    found: list[str] = []
+    for clause in clauses[:_PARTY_SCAN]:
+        if not _PARTY_BLOCK.search(clause.text):
+            continue
+        for m in _PARTY_DEF.finditer(clause.text):
+            name = m.group(1).strip()
+            if name.lower() not in _NOT_PARTY and name not in found:
+                found.append(name)
+    return tuple(found)
+
+
+def _body_end(clauses: Sequence[Clause], is_heading: Sequence[bool]) -> int:
+    """Index of the last body paragraph before the signature block (where a missing clause goes)."""
+    stop = next(
+        (
+            i
+            for i, c in enumerate(clauses)
+            if i > 0 and (_WITNESS.match(c.text) or (is_heading[i] and _EXECUTION_HEADING.match(c.text)))
+        ),
+        len(clauses),
+    )
+    for i in range(stop - 1, -1, -1):
+        if not is_heading[i] and not clauses[i].in_table:
+            return i
+    return max(stop - 1, 0)
