@@ -16,7 +16,7 @@ from ninja.errors import AuthenticationError, HttpError, ValidationError
 from redline.errors import ApplicationError
 
 from .auth import ApiKeyAuth
-from .routers import documents, health, jobs
+from .routers import documents, health, jobs, runs
 
 logger = logging.getLogger(__name__)
 
@@ -30,7 +30,9 @@ api = NinjaAPI(
 
 api.add_router("/health", health.router)
 api.add_router("/documents", documents.router)
+api.add_router("/documents", runs.document_runs)
 api.add_router("/jobs", jobs.router)
+api.add_router("/runs", runs.router)
 
 
 def error_response(request: HttpRequest, status: int, code: str, message: str, detail: dict | None = None) -> HttpResponse:

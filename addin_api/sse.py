@@ -41,8 +41,8 @@ def last_event_id(request: HttpRequest) -> int:
     return int(raw) if raw.isdigit() else 0
 
 
-def stream_response(request: HttpRequest, job: Job) -> StreamingHttpResponse:
-    response = StreamingHttpResponse(event_stream(job.pk, after=last_event_id(request)),
+def stream_response(request: HttpRequest, job_id: int) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(event_stream(job_id, after=last_event_id(request)),
                                      content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"

@@ -259,12 +259,10 @@ class Suggestion(models.Model):
     rule_key = models.CharField(max_length=80)
     category = models.CharField(max_length=64)
     severity = models.CharField(max_length=16)
-    quote = models.TextField(blank=True)
-    new_text = models.TextField(blank=True)
-    comment = models.TextField(blank=True)
-    risk = models.JSONField(default=dict)
-    validation = models.JSONField(null=True, blank=True)
     op = models.JSONField(help_text="the ops.json operation that writes this suggestion")
+    data = models.JSONField(help_text="the suggestion as the engine reported it (quote, new text, risk, validation…)")
+    patch = models.TextField(blank=True, help_text="flat-OPC package for Word's insertOoxml, proven by round trip")
+    patch_status = models.CharField(max_length=32, default="ok", help_text="ok, or why no patch could be made")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -9,7 +9,17 @@ from __future__ import annotations
 from django.db.models import QuerySet
 
 from .errors import NotFound
-from .models import ApiKey, Document, DocumentVersion, Job, JobEvent, Membership, Workspace
+from .models import (
+    AnalysisRun,
+    ApiKey,
+    Document,
+    DocumentVersion,
+    Job,
+    JobEvent,
+    Membership,
+    PlaybookVersion,
+    Workspace,
+)
 
 
 def membership_for_user(*, user_id: int, workspace_id: int | None = None) -> Membership | None:
@@ -63,3 +73,40 @@ def job_get(*, workspace: Workspace, job_id: int) -> Job:
 
 def job_events_after(*, job: Job, after_seq: int = 0) -> QuerySet[JobEvent]:
     return JobEvent.objects.filter(job=job, seq__gt=after_seq).order_by("seq")
+
+
+def run_get(*, workspace: Workspace, run_id: int) -> AnalysisRun:
+    run = (
+        AnalysisRun.objects.select_related("document_version__document", "playbook_version__playbook", "job")
+        .filter(workspace=workspace, pk=run_id)
+        .first()
+    )
+    if run is None:
+        raise NotFound("Run", run_id)
+    return run
+
+
+def run_last_progress(*, run: AnalysisRun) -> dict | None:
+    """The latest ``progress`` event's data, for polling clients."""
+    if run.job_id is None:
+        return None
+    event = JobEvent.objects.filter(job_id=run.job_id, kind="progress").order_by("-seq").first()
+    return event.data if event else None
+
+
+def document_version_latest(*, document: Document) -> DocumentVersion:
+    version = document.versions.order_by("-created_at", "-pk").first()
+    if version is None:
+        raise NotFound("Document version", f"of document {document.pk}")
+    return version
+
+
+def playbook_version_for(*, workspace: Workspace, playbook_id: int | None) -> PlaybookVersion:
+    """The newest version of the given playbook, or of the workspace's first playbook."""
+    qs = PlaybookVersion.objects.select_related("playbook").filter(playbook__workspace=workspace)
+    if playbook_id is not None:
+        qs = qs.filter(playbook_id=playbook_id)
+    version = qs.order_by("playbook__name", "-number").first()
+    if version is None:
+        raise NotFound("Playbook", playbook_id if playbook_id is not None else "(none installed)")
+    return version

@@ -95,7 +95,8 @@ CACHES = {
     "default": (
         {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
         if REDIS_URL
-        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "redline"}
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "redline",
+              "OPTIONS": {"MAX_ENTRIES": 200_000}}
     )
 }
 
@@ -120,6 +121,15 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = DATA_DIR / "static"
 STATIC_ROOT.mkdir(exist_ok=True)
 WHITENOISE_USE_FINDERS = True  # serve from static/ even before collectstatic
+
+# Review providers. Keys stay on the server: never accepted from clients, never logged.
+REDLINE_PROVIDER = env.str("REDLINE_PROVIDER", default="offline")
+OPENAI_API_KEY = env.str("OPENAI_API_KEY", default="")
+OPENAI_BASE_URL = env.str("OPENAI_BASE_URL", default="") or None
+REDLINE_OPENAI_MODEL = env.str("REDLINE_OPENAI_MODEL", default="gpt-4o-mini")
+REDLINE_OPENAI_TIMEOUT_S = env.float("REDLINE_OPENAI_TIMEOUT_S", default=60.0)
+REDLINE_OPENAI_MAX_RETRIES = env.int("REDLINE_OPENAI_MAX_RETRIES", default=4)
+REDLINE_OPENAI_CONCURRENCY = env.int("REDLINE_OPENAI_CONCURRENCY", default=4)
 
 # Uploads: the API reads .docx bodies up to this size; larger bodies are refused before reading.
 REDLINE_MAX_UPLOAD_BYTES = env.int("REDLINE_MAX_UPLOAD_BYTES", default=50 * 1024 * 1024)

@@ -20,7 +20,7 @@ from django.utils import timezone
 from .errors import ApplicationError
 from .models import Job, JobStatus
 from .progress import ProgressCallback, callback_for, event_emit
-from .services import documents
+from .services import documents, runs
 
 logger = logging.getLogger(__name__)
 
@@ -28,6 +28,7 @@ JobService = Callable[[Job, ProgressCallback], dict[str, Any]]
 
 HANDLERS: dict[str, JobService] = {
     "document.ingest": documents.document_version_ingest,
+    runs.RUN_JOB: runs.run_execute,
 }
 
 

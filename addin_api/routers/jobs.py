@@ -2,22 +2,17 @@ from __future__ import annotations
 
 from asgiref.sync import sync_to_async
 from django.http import HttpRequest, StreamingHttpResponse
-from ninja import Router, Schema
+from ninja import Router
 
 from redline import selectors
 from redline.streams import TICKET_MAX_AGE_S, ticket_issue
 
 from ..auth import ApiKeyAuth
 from ..schemas.common import ErrorOut
-from ..schemas.jobs import JobEventOut, JobOut
+from ..schemas.jobs import JobEventOut, JobOut, TicketOut
 from ..sse import SSE_OPENAPI, TicketAuth, job_for_stream, stream_response
 
 router = Router(tags=["jobs"])
-
-
-class TicketOut(Schema):
-    ticket: str
-    expires_in: int
 
 
 @router.get("/{job_id}", response={200: JobOut, 404: ErrorOut})
@@ -44,4 +39,4 @@ def issue_stream_ticket(request: HttpRequest, job_id: int) -> dict:
 async def stream_job_events(request: HttpRequest, job_id: int) -> StreamingHttpResponse:
     """Progress as server-sent events (resume with ``Last-Event-ID``)."""
     job = await sync_to_async(job_for_stream)(request, job_id)
-    return stream_response(request, job)
+    return stream_response(request, job.pk)

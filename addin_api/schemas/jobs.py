@@ -24,3 +24,8 @@ class JobEventOut(Schema):
     kind: str
     data: dict[str, Any]
     created_at: datetime
+
+
+class TicketOut(Schema):
+    ticket: str
+    expires_in: int

@@ -13,21 +13,11 @@ from .. import selectors
 from ..errors import ApplicationError
 from ..jobs import job_create
 from ..models import Document, DocumentVersion, Job, Workspace
-from ..ooxml import docprops
 from ..ooxml.errors import DocxError
-from ..ooxml.package import Package
 from ..ooxml.paragraphs import ReadResult, read_document
 from ..progress import ProgressCallback
 
 DOCX_ERROR_STATUS = {"too_large": 413}
-
-
-def docx_open(data: bytes) -> Package:
-    """Open untrusted bytes, turning engine refusals into application errors (422/413)."""
-    try:
-        return Package.open(data)
-    except DocxError as exc:
-        raise ApplicationError(exc.code, exc.message, status=DOCX_ERROR_STATUS.get(exc.code, 422)) from None
 
 
 def docx_read(data: bytes) -> ReadResult:
@@ -48,10 +38,8 @@ def document_version_create(
     or missing id starts a new document (another workspace's history never leaks).
     Uploading the same bytes twice to a workspace returns the existing version (``created`` False).
     """
-    pkg = docx_open(data)
-    file_doc_id = docprops.get_doc_id(pkg)
-    # The id the engine will write on export (derived from the bytes), so exports and uploads agree.
-    doc_id = file_doc_id or docprops.ensure_doc_id(pkg, seed=data)
+    # The file's RedlineDocID, or the one the engine derives from these bytes and writes on export.
+    doc_id = docx_read(data).doc_id
     sha256 = hashlib.sha256(data).hexdigest()
     with transaction.atomic():
         existing = DocumentVersion.objects.filter(document__workspace=workspace, sha256=sha256).first()

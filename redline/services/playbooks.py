@@ -18,7 +18,7 @@ from django.db.models import Max
 
 from ..analysis.playbook import Playbook as PlaybookSpec
 from ..analysis.playbook import FORMAT, PlaybookError, default_playbook, load_playbook, playbook_from_dict
-from ..errors import ApplicationError, NotFound
+from ..errors import ApplicationError
 from ..models import Playbook, PlaybookVersion, Rule, Workspace
 
 
@@ -101,14 +101,3 @@ def playbook_version_spec(*, version: PlaybookVersion) -> PlaybookSpec:
         return playbook_from_dict(data)
     except PlaybookError as exc:  # stored content is validated on the way in; this is a bug
         raise RuntimeError(f"stored playbook version {version.pk} is invalid: {exc}") from exc
-
-
-def playbook_version_latest(*, workspace: Workspace, playbook_id: int | None = None) -> PlaybookVersion:
-    """The newest version of a playbook (or of the workspace's first playbook)."""
-    qs = PlaybookVersion.objects.select_related("playbook").filter(playbook__workspace=workspace)
-    if playbook_id is not None:
-        qs = qs.filter(playbook_id=playbook_id)
-    version = qs.order_by("playbook__name", "-number").first()
-    if version is None:
-        raise NotFound("Playbook", playbook_id if playbook_id is not None else "(any)")
-    return version

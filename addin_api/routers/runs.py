@@ -1,0 +1,106 @@
+from __future__ import annotations
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from ninja import Router, Status
+
+from redline import selectors
+from redline.errors import NotFound
+from redline.models import AnalysisRun, Suggestion
+from redline.services.runs import run_redline, run_request
+from redline.streams import TICKET_MAX_AGE_S, ticket_issue
+
+from ..auth import ApiKeyAuth
+from ..schemas.common import ErrorOut
+from ..schemas.jobs import TicketOut
+from ..schemas.runs import RunIn, RunOut, SuggestionOut
+from ..sse import SSE_OPENAPI, TicketAuth, stream_response
+
+router = Router(tags=["runs"])
+document_runs = Router(tags=["runs"])
+
+DOCX_MIME = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+
+
+def _run_out(run: AnalysisRun) -> dict:
+    return {
+        "id": run.pk, "document_id": run.document_version.document_id, "version_id": run.document_version_id,
+        "playbook_id": run.playbook_version.playbook_id, "playbook_version": run.playbook_version.number,
+        "preferences_version": run.preferences_version, "provider": run.provider, "model": run.model,
+        "status": run.status, "progress": selectors.run_last_progress(run=run), "stats": run.stats,
+        "error_message": run.error_message, "job_id": run.job_id, "created_at": run.created_at,
+        "started_at": run.started_at, "finished_at": run.finished_at,
+    }
+
+
+def _suggestion_out(s: Suggestion) -> dict:
+    return {**s.data, "op": s.op, "patch": s.patch or None, "patch_status": s.patch_status}
+
+
+@document_runs.post("/{document_id}/runs", response={201: RunOut, 200: RunOut, 404: ErrorOut, 422: ErrorOut})
+def create_run(request: HttpRequest, document_id: int, body: RunIn) -> Status:
+    """Review a document version with a playbook. Idempotent: the same request returns the same run (200)."""
+    workspace = request.auth.workspace
+    document = selectors.document_get(workspace=workspace, document_id=document_id)
+    if body.version_id is not None:
+        version = selectors.document_version_get(workspace=workspace, version_id=body.version_id)
+        if version.document_id != document.pk:
+            raise NotFound("Document version", body.version_id)
+    else:
+        version = selectors.document_version_latest(document=document)
+    run, created = run_request(
+        version=version,
+        playbook_version=selectors.playbook_version_for(workspace=workspace, playbook_id=body.playbook_id),
+        provider=body.provider or settings.REDLINE_PROVIDER,
+        created_by=request.auth.user,
+    )
+    return Status(201 if created else 200, _run_out(run))
+
+
+@router.get("/{run_id}", response={200: RunOut, 404: ErrorOut})
+def get_run(request: HttpRequest, run_id: int) -> dict:
+    return _run_out(selectors.run_get(workspace=request.auth.workspace, run_id=run_id))
+
+
+@router.get("/{run_id}/suggestions", response={200: list[SuggestionOut], 404: ErrorOut})
+def list_suggestions(request: HttpRequest, run_id: int) -> list[dict]:
+    """Suggestions keyed to anchors, in document order, each with its proven OOXML patch."""
+    run = selectors.run_get(workspace=request.auth.workspace, run_id=run_id)
+    return [_suggestion_out(s) for s in run.suggestions.order_by("position")]
+
+
+@router.get("/{run_id}/redline.docx", response={200: None, 404: ErrorOut, 422: ErrorOut})
+def download_redline(request: HttpRequest, run_id: int, suggestions: str = "") -> HttpResponse:
+    """The document with the chosen suggestions (comma-separated ids; default all) as tracked changes."""
+    run = selectors.run_get(workspace=request.auth.workspace, run_id=run_id)
+    ids = [s for s in suggestions.split(",") if s] or None
+    data, _ = run_redline(run=run, suggestion_ids=ids)
+    name = run.document_version.filename.rsplit(".", 1)[0] or "document"
+    response = HttpResponse(data, content_type=DOCX_MIME)
+    response["Content-Disposition"] = f'attachment; filename="{name}-redline.docx"'
+    return response
+
+
+@router.post("/{run_id}/ticket", response={200: TicketOut, 404: ErrorOut})
+def issue_run_ticket(request: HttpRequest, run_id: int) -> dict:
+    """A five-minute ticket for ``GET /api/runs/{id}/events?ticket=`` (EventSource cannot send headers)."""
+    run = selectors.run_get(workspace=request.auth.workspace, run_id=run_id)
+    return {"ticket": ticket_issue(membership_id=request.auth.pk, job_id=run.job_id or 0),
+            "expires_in": TICKET_MAX_AGE_S}
+
+
+def _run_job_for_stream(request: HttpRequest, run_id: int) -> int:
+    run = selectors.run_get(workspace=request.auth.workspace, run_id=run_id)
+    ticket_job = getattr(request, "ticket_job_id", None)
+    if run.job_id is None or (ticket_job is not None and ticket_job != run.job_id):
+        raise NotFound("Run", run_id)
+    return run.job_id
+
+
+@router.get("/{run_id}/events", auth=[ApiKeyAuth(), TicketAuth()], response={404: ErrorOut},
+            openapi_extra=SSE_OPENAPI)
+async def stream_run_events(request: HttpRequest, run_id: int) -> StreamingHttpResponse:
+    """Progress as server-sent events: started, progress, suggestion, done | error."""
+    job_id = await sync_to_async(_run_job_for_stream)(request, run_id)
+    return stream_response(request, job_id)

@@ -1,0 +1,51 @@
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from ninja import Schema
+
+
+class RunIn(Schema):
+    version_id: int | None = None  # default: the document's latest version
+    playbook_id: int | None = None  # default: the workspace's first playbook, newest version
+    provider: Literal["offline", "openai"] | None = None  # default: the server's REDLINE_PROVIDER
+
+
+class RunOut(Schema):
+    id: int
+    document_id: int
+    version_id: int
+    playbook_id: int
+    playbook_version: int
+    preferences_version: int | None
+    provider: str
+    model: str
+    status: str
+    progress: dict[str, Any] | None
+    stats: dict[str, Any]
+    error_message: str
+    job_id: int | None
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+
+
+class SuggestionOut(Schema):
+    id: str
+    anchor: str
+    kind: str
+    rule: str
+    rule_title: str
+    category: str
+    severity: str
+    quote: str
+    occurrence: int
+    new_text: str
+    position: str | None
+    comment: str
+    risk: dict[str, Any] | None
+    validation: dict[str, Any] | None
+    op: dict[str, Any]
+    patch: str | None  # flat-OPC pkg:package for Word.Range.insertOoxml
+    patch_status: str

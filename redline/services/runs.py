@@ -1,0 +1,173 @@
+"""Review runs: request (idempotent), execute (as a job), export the redline.
+
+A run pins the document version, the playbook version, the preferences version
+and the provider. Asking for the same combination again returns the same run.
+Execution is deterministic (suggestion ids are content hashes), so a run that
+is retried after a worker crash stores each suggestion exactly once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from ..analysis.clauses import clauses_from_paragraphs
+from ..analysis.pipeline import ReviewError, ReviewResult, review
+from ..analysis.suggestions import Suggestion as SuggestionSpec
+from ..errors import ApplicationError
+from ..jobs import job_create
+from ..models import AnalysisRun, DocumentVersion, Job, PlaybookVersion, RunStatus, Suggestion
+from ..ooxml.errors import DocxError
+from ..ooxml.ops import op_from_json
+from ..ooxml.package import Package
+from ..ooxml.patch import PatchBuilder
+from ..ooxml.writer import redline_document
+from ..progress import ProgressCallback
+from .cache import analysis_cache
+from .documents import docx_read, document_version_read
+from .playbooks import playbook_version_spec
+from .providers import provider_build, provider_identity
+
+RUN_JOB = "review.run"
+
+
+def _request_key(version: DocumentVersion, playbook_version: PlaybookVersion, preferences_version: int | None,
+                 provider: str, model: str) -> str:
+    parts = [version.sha256, str(playbook_version.pk), str(preferences_version or 0), provider, model]
+    return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
+
+
+def run_request(
+    *,
+    version: DocumentVersion,
+    playbook_version: PlaybookVersion,
+    provider: str,
+    created_by: AbstractBaseUser | None = None,
+    preferences_version: int | None = None,
+) -> tuple[AnalysisRun, bool]:
+    """The run for this combination: existing (``created`` False) or new and queued.
+
+    A run that ended in ``error`` or ``cancelled`` is queued again rather than
+    returned, so "try again" works without a new upload.
+    """
+    workspace = version.document.workspace
+    if playbook_version.playbook.workspace_id != workspace.pk:
+        raise ApplicationError("not_found", "Playbook was not found.", status=404)
+    model = provider_identity(provider)
+    key = _request_key(version, playbook_version, preferences_version, provider, model)
+    with transaction.atomic():
+        run = AnalysisRun.objects.select_for_update().filter(workspace=workspace, request_key=key).first()
+        if run is not None and run.status not in (RunStatus.ERROR, RunStatus.CANCELLED):
+            return run, False
+        if run is None:
+            try:
+                with transaction.atomic():
+                    run = AnalysisRun.objects.create(
+                        workspace=workspace, document_version=version, playbook_version=playbook_version,
+                        preferences_version=preferences_version, provider=provider, model=model,
+                        request_key=key, created_by=created_by,
+                    )
+            except IntegrityError:  # a concurrent identical request won the race
+                return AnalysisRun.objects.get(workspace=workspace, request_key=key), False
+        run.status = RunStatus.QUEUED
+        run.error_message = ""
+        run.job = job_create(workspace=workspace, kind=RUN_JOB, params={"run_id": run.pk})
+        run.save(update_fields=["status", "error_message", "job"])
+    return run, True
+
+
+def run_execute(job: Job, progress: ProgressCallback) -> dict[str, Any]:
+    """Job service: review the pinned document with the pinned playbook; store suggestions and patches.
+
+    The run never stays ``running``: any failure marks it ``error`` (keeping the
+    suggestions of the rules that finished) before the exception reaches the job layer.
+    """
+    run = AnalysisRun.objects.select_related("document_version__document", "playbook_version__playbook").get(
+        pk=job.params["run_id"]
+    )
+    run.status, run.started_at = RunStatus.RUNNING, timezone.now()
+    run.save(update_fields=["status", "started_at"])
+    try:
+        data = document_version_read(version=run.document_version)
+        read = docx_read(data)
+        progress("progress", {"stage": "read", "done": 1, "total": 1, "paragraphs": len(read.paragraphs)})
+        result = review(
+            clauses_from_paragraphs(read.paragraphs),
+            playbook_version_spec(version=run.playbook_version),
+            provider_build(run.provider),
+            preferences_version=str(run.preferences_version or 0),
+            cache=analysis_cache(),
+            progress=progress,
+        )
+    except ReviewError as exc:
+        if exc.partial is not None:
+            _store(run, exc.partial, anchored=read.docx)
+        _fail(run, exc.message)
+        raise ApplicationError(exc.code, exc.message) from None
+    except ApplicationError as exc:
+        _fail(run, exc.message)
+        raise
+    except BaseException:
+        _fail(run, "The review failed unexpectedly; it has been logged.")
+        raise
+    _store(run, result, anchored=read.docx)
+    run.status, run.finished_at = RunStatus.DONE, timezone.now()
+    run.save(update_fields=["status", "finished_at"])
+    return {"run_id": run.pk, "suggestions": len(result.suggestions), "mode": result.mode.value}
+
+
+def _fail(run: AnalysisRun, message: str) -> None:
+    run.status, run.error_message, run.finished_at = RunStatus.ERROR, message, timezone.now()
+    run.save(update_fields=["status", "error_message", "finished_at"])
+
+
+def _store(run: AnalysisRun, result: ReviewResult, *, anchored: bytes | None) -> None:
+    """Save suggestions with their proven patches; idempotent on (run, sid)."""
+    builder = PatchBuilder(Package.open(anchored)) if anchored else None
+    rows = []
+    for position, s in enumerate(result.suggestions):
+        patch, patch_status = _patch(builder, s)
+        rows.append(Suggestion(
+            run=run, sid=s.id, position=position, anchor=s.anchor, kind=s.kind.value, rule_key=s.rule_key,
+            category=s.category, severity=s.severity, op=s.to_op(), data=s.to_dict(),
+            patch=patch, patch_status=patch_status,
+        ))
+    Suggestion.objects.bulk_create(rows, ignore_conflicts=True)
+    run.stats = {**result.stats.to_dict(), "mode": result.mode.value,
+                 "clauses": [c.to_dict() for c in result.clauses]}
+    run.save(update_fields=["stats"])
+
+
+def _patch(builder: PatchBuilder | None, s: SuggestionSpec) -> tuple[str, str]:
+    """The flat-OPC patch for ``insertOoxml``, proven by the writer's round trip, or the skip reason."""
+    if builder is None:
+        return "", "no_document"
+    patch = builder.build(op_from_json(0, s.to_op()))
+    if patch.xml is None:
+        return "", patch.result.reason or "skipped"
+    return patch.xml.decode("utf-8"), "ok"
+
+
+def run_redline(*, run: AnalysisRun, suggestion_ids: list[str] | None = None, author: str = "Redline AI"
+                ) -> tuple[bytes, list[dict[str, Any]]]:
+    """The run's document with the chosen suggestions (default: all) as tracked changes and comments.
+
+    Returns the .docx bytes (with ``RedlineDocID``) and one result per op.
+    """
+    qs = run.suggestions.order_by("position")
+    if suggestion_ids:
+        qs = qs.filter(sid__in=suggestion_ids)
+        if qs.count() != len(set(suggestion_ids)):
+            raise ApplicationError("unknown_suggestion", "Some suggestion ids do not belong to this run.",
+                                   detail={"known": list(qs.values_list("sid", flat=True))})
+    ops = [op_from_json(i, s.op) for i, s in enumerate(qs)]
+    anchored = docx_read(document_version_read(version=run.document_version)).docx
+    try:
+        out = redline_document(anchored, ops, author=author)
+    except DocxError as exc:
+        raise ApplicationError(exc.code, exc.message, status=422) from None
+    return out.docx, [r.to_log() for r in out.results]

@@ -1,0 +1,94 @@
+"""A review run end to end on embedded defaults: upload → run → suggestions with patches → redline.docx."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from redline.models import AnalysisRun, RunStatus, Suggestion
+from redline.ooxml.paragraphs import read_document
+from redline.services.playbooks import playbook_default_install
+from redline.worker import in_process_worker
+from tests.ooxml.conftest import make_contract
+from tests.support import oracles
+
+
+@pytest.fixture(scope="module")
+def contract(tmp_path_factory) -> bytes:
+    return make_contract(tmp_path_factory.mktemp("runs") / "c.docx", 3).read_bytes()
+
+
+def _review(member, data: bytes) -> tuple[dict, dict]:
+    playbook_default_install(workspace=member.workspace)
+    up = member.api().post("/api/documents", {"file": SimpleUploadedFile("msa.docx", data)}).json()
+    resp = member.api().post(f"/api/documents/{up['document']['id']}/runs", {}, content_type="application/json")
+    assert resp.status_code == 201, resp.content
+    assert in_process_worker().wait_idle(60)
+    return up, member.api().get(f"/api/runs/{resp.json()['id']}").json()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_run_produces_anchored_suggestions_with_patches_and_a_redline(alice, bob, contract, tmp_path):
+    up, run = _review(alice, contract)
+    assert run["status"] == RunStatus.DONE, run["error_message"]
+    assert run["stats"]["suggestions"] > 0 and run["stats"]["hallucination_drops"] == 0
+    suggestions = alice.api().get(f"/api/runs/{run['id']}/suggestions").json()
+    anchors = {p.anchor for p in read_document(contract).paragraphs if p.anchor}
+    assert suggestions and all(s["anchor"] in anchors for s in suggestions)
+    kinds = {s["kind"] for s in suggestions}
+    assert "comment" in kinds and kinds & {"replace", "insert", "rewrite"}
+    with_patch = [s for s in suggestions if s["patch"]]
+    assert with_patch and all(s["patch"].startswith("<?xml") and "pkg:package" in s["patch"] for s in with_patch)
+
+    # Asking again is idempotent; another workspace sees nothing.
+    again = alice.api().post(f"/api/documents/{up['document']['id']}/runs", {}, content_type="application/json")
+    assert again.status_code == 200 and again.json()["id"] == run["id"]
+    assert bob.api().get(f"/api/runs/{run['id']}").status_code == 404
+    assert bob.api().get(f"/api/runs/{run['id']}/suggestions").status_code == 404
+
+    # The full redline: rejecting everything gives the original text back; it opens in LibreOffice.
+    resp = alice.api().get(f"/api/runs/{run['id']}/redline.docx")
+    assert resp.status_code == 200
+    out = tmp_path / "redline.docx"
+    out.write_bytes(resp.content)
+    original = tmp_path / "original.docx"
+    original.write_bytes(contract)
+    assert oracles.pandoc_text(out, "reject") == oracles.pandoc_text(original, "accept")
+    assert oracles.pandoc_text(out, "accept") != oracles.pandoc_text(original, "accept")
+    assert read_document(resp.content, anchor=False).doc_id == up["document"]["doc_id"]
+    stats = oracles.stats(out)
+    assert stats["comments"] >= sum(1 for s in suggestions if s["kind"] == "comment")
+    assert oracles.opens(out)
+
+    # A chosen subset only.
+    first = suggestions[0]["id"]
+    subset = alice.api().get(f"/api/runs/{run['id']}/redline.docx?suggestions={first}")
+    assert subset.status_code == 200
+    bad = alice.api().get(f"/api/runs/{run['id']}/redline.docx?suggestions=nope")
+    assert bad.status_code == 400 and bad.json()["code"] == "unknown_suggestion"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_run_that_fails_ends_in_error_not_running(alice, contract, settings):
+    settings.OPENAI_API_KEY = ""
+    playbook_default_install(workspace=alice.workspace)
+    up = alice.api().post("/api/documents", {"file": SimpleUploadedFile("msa.docx", contract)}).json()
+    resp = alice.api().post(f"/api/documents/{up['document']['id']}/runs", {"provider": "openai"},
+                            content_type="application/json")
+    assert resp.status_code == 201
+    assert in_process_worker().wait_idle(60)
+    run = AnalysisRun.objects.get(pk=resp.json()["id"])
+    assert run.status == RunStatus.ERROR and "OPENAI_API_KEY" in run.error_message
+    assert run.job.error_code == "provider_not_configured"
+    assert Suggestion.objects.filter(run=run).count() == 0
+
+
+@pytest.mark.django_db
+def test_unknown_provider_and_missing_playbook_are_clear_errors(alice, simple_docx):
+    up = alice.api().post("/api/documents", {"file": SimpleUploadedFile("a.docx", simple_docx)}).json()
+    url = f"/api/documents/{up['document']['id']}/runs"
+    none = alice.api().post(url, {}, content_type="application/json")
+    assert none.status_code == 404 and none.json()["code"] == "not_found"
+    playbook_default_install(workspace=alice.workspace)
+    bad = alice.api().post(url, {"provider": "magic"}, content_type="application/json")
+    assert bad.status_code == 422 and bad.json()["code"] == "validation_error"
