@@ -263,6 +263,7 @@ class Suggestion(models.Model):
     data = models.JSONField(help_text="the suggestion as the engine reported it (quote, new text, risk, validation…)")
     patch = models.TextField(blank=True, help_text="flat-OPC package for Word's insertOoxml, proven by round trip")
     patch_status = models.CharField(max_length=32, default="ok", help_text="ok, or why no patch could be made")
+    entry = models.JSONField(null=True, blank=True, help_text="the known entry the patch writes (when applied)")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -271,3 +272,115 @@ class Suggestion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} on {self.anchor} ({self.rule_key})"
+
+
+class Outcome(models.TextChoices):
+    PENDING = "pending"
+    ACCEPTED = "accepted"
+    REJECTED = "rejected"
+    MODIFIED = "modified"
+    MISSING = "missing"
+
+
+class KnownEntry(models.Model):
+    """A suggestion as it was written into a document, with what is needed to find its outcome.
+
+    ``entry_id`` is the writer's stable hash (type × anchor × content, no
+    timestamp), so writing the same suggestion twice is one entry.
+    """
+
+    workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="known_entries")
+    document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="known_entries")
+    run = models.ForeignKey(AnalysisRun, null=True, blank=True, on_delete=models.SET_NULL, related_name="entries")
+    suggestion = models.ForeignKey(Suggestion, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="entries")
+    entry_id = models.CharField(max_length=64)
+    operation_type = models.CharField(max_length=32)
+    rule_key = models.CharField(max_length=80, blank=True)
+    durable_id = models.CharField(max_length=16, blank=True)
+    comment_text = models.TextField(blank=True)
+    document_context = models.TextField(blank=True)
+    bookmark_id = models.CharField(max_length=40, blank=True)
+    original_text = models.TextField(blank=True)
+    new_text = models.TextField(blank=True)
+    position = models.CharField(max_length=16, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    outcome = models.CharField(max_length=16, choices=Outcome.choices, default=Outcome.PENDING)
+    outcome_reason = models.CharField(max_length=300, blank=True)
+    outcome_at = models.DateTimeField(null=True, blank=True)
+    outcome_version = models.ForeignKey(DocumentVersion, null=True, blank=True, on_delete=models.SET_NULL,
+                                        related_name="+")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["document", "entry_id"], name="uniq_known_entry")]
+        ordering = ["document", "created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.operation_type} {self.entry_id[:8]} ({self.outcome})"
+
+
+class Rejection(models.Model):
+    """The seed's rejection record: what the lawyer turned down, and the text around it."""
+
+    entry = models.OneToOneField(KnownEntry, on_delete=models.CASCADE, related_name="rejection")
+    reason = models.CharField(max_length=300)
+    document_context = models.TextField(blank=True)
+    rejected_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"rejection of {self.entry}"
+
+
+class PreferencesVersion(models.Model):
+    """One version of a workspace's preferences (Markdown the model reads on re-runs)."""
+
+    class Author(models.TextChoices):
+        USER = "user"
+        MODEL = "model"
+        LEARNING = "learning"
+
+    workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="preferences_versions")
+    number = models.PositiveIntegerField()
+    text = models.TextField(blank=True)
+    author_kind = models.CharField(max_length=16, choices=Author.choices)
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    reason = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["workspace", "number"], name="uniq_preferences_version")]
+        ordering = ["workspace", "-number"]
+
+    def __str__(self) -> str:
+        return f"preferences v{self.number} ({self.workspace})"
+
+
+class LearnedLine(models.Model):
+    """A preferences line written by learning, with the rejections it came from (provenance)."""
+
+    version = models.ForeignKey(PreferencesVersion, on_delete=models.CASCADE, related_name="learned_lines")
+    line = models.TextField()
+    rejections = models.ManyToManyField(Rejection, related_name="learned_lines")
+
+    def __str__(self) -> str:
+        return self.line[:60]
+
+
+class Feedback(models.Model):
+    """A 👍/👎 on a suggestion; one per user per suggestion (a second vote updates it)."""
+
+    suggestion = models.ForeignKey(Suggestion, on_delete=models.CASCADE, related_name="feedback")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    thumbs_up = models.BooleanField()
+    follow_up_reason = models.CharField(max_length=32, blank=True)
+    tags = models.JSONField(default=list)
+    additional_comments = models.TextField(blank=True)
+    user_accepted_clause = models.BooleanField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["suggestion", "user"], name="uniq_feedback_vote")]
+
+    def __str__(self) -> str:
+        return f"{'up' if self.thumbs_up else 'down'} on {self.suggestion_id}"

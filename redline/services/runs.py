@@ -29,6 +29,7 @@ from ..ooxml.writer import redline_document
 from ..progress import ProgressCallback
 from .cache import analysis_cache
 from .documents import docx_read, document_version_read
+from .learning import known_entries_record
 from .playbooks import playbook_version_spec
 from .providers import provider_build, provider_identity
 
@@ -130,11 +131,11 @@ def _store(run: AnalysisRun, result: ReviewResult, *, anchored: bytes | None) ->
     builder = PatchBuilder(Package.open(anchored)) if anchored else None
     rows = []
     for position, s in enumerate(result.suggestions):
-        patch, patch_status = _patch(builder, s)
+        patch, patch_status, entry = _patch(builder, s)
         rows.append(Suggestion(
             run=run, sid=s.id, position=position, anchor=s.anchor, kind=s.kind.value, rule_key=s.rule_key,
             category=s.category, severity=s.severity, op=s.to_op(), data=s.to_dict(),
-            patch=patch, patch_status=patch_status,
+            patch=patch, patch_status=patch_status, entry=entry,
         ))
     Suggestion.objects.bulk_create(rows, ignore_conflicts=True)
     run.stats = {**result.stats.to_dict(), "mode": result.mode.value,
@@ -142,14 +143,15 @@ def _store(run: AnalysisRun, result: ReviewResult, *, anchored: bytes | None) ->
     run.save(update_fields=["stats"])
 
 
-def _patch(builder: PatchBuilder | None, s: SuggestionSpec) -> tuple[str, str]:
-    """The flat-OPC patch for ``insertOoxml``, proven by the writer's round trip, or the skip reason."""
+def _patch(builder: PatchBuilder | None, s: SuggestionSpec) -> tuple[str, str, dict | None]:
+    """The flat-OPC patch for ``insertOoxml`` (proven by the writer's round trip) and the
+    known entry it writes, or the skip reason."""
     if builder is None:
-        return "", "no_document"
+        return "", "no_document", None
     patch = builder.build(op_from_json(0, s.to_op()))
-    if patch.xml is None:
-        return "", patch.result.reason or "skipped"
-    return patch.xml.decode("utf-8"), "ok"
+    if patch.xml is None or patch.result.entry is None:
+        return "", patch.result.reason or "skipped", None
+    return patch.xml.decode("utf-8"), "ok", patch.result.entry.to_json()
 
 
 def run_redline(*, run: AnalysisRun, suggestion_ids: list[str] | None = None, author: str = "Redline AI"
@@ -170,4 +172,6 @@ def run_redline(*, run: AnalysisRun, suggestion_ids: list[str] | None = None, au
         out = redline_document(anchored, ops, author=author)
     except DocxError as exc:
         raise ApplicationError(exc.code, exc.message, status=422) from None
+    rows = list(qs)
+    known_entries_record(run=run, written=[(r.entry.to_json(), rows[r.op.index]) for r in out.results if r.entry])
     return out.docx, [r.to_log() for r in out.results]

@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from redline.models import AnalysisRun, RunStatus, Suggestion
+from redline.models import AnalysisRun, KnownEntry, RunStatus, Suggestion
 from redline.ooxml.paragraphs import read_document
 from redline.services.playbooks import playbook_default_install
+from redline.services.runs import run_redline
 from redline.worker import in_process_worker
 from tests.ooxml.conftest import make_contract
 from tests.support import oracles
@@ -59,6 +60,12 @@ def test_run_produces_anchored_suggestions_with_patches_and_a_redline(alice, bob
     stats = oracles.stats(out)
     assert stats["comments"] >= sum(1 for s in suggestions if s["kind"] == "comment")
     assert oracles.opens(out)
+
+    # What was written is recorded once as known entries, even when exported twice.
+    _, log = run_redline(run=AnalysisRun.objects.get(pk=run["id"]))
+    applied = {line["id"] for line in log if line["status"] == "applied"}
+    assert applied and KnownEntry.objects.filter(run_id=run["id"]).count() == len(applied)
+    assert set(KnownEntry.objects.values_list("entry_id", flat=True)) == applied
 
     # A chosen subset only.
     first = suggestions[0]["id"]
