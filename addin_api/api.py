@@ -16,7 +16,7 @@ from ninja.errors import AuthenticationError, HttpError, ValidationError
 from redline.errors import ApplicationError
 
 from .auth import ApiKeyAuth
-from .routers import documents, health, jobs, runs
+from .routers import documents, health, jobs, preferences, runs, suggestions
 
 logger = logging.getLogger(__name__)
 
@@ -33,6 +33,8 @@ api.add_router("/documents", documents.router)
 api.add_router("/documents", runs.document_runs)
 api.add_router("/jobs", jobs.router)
 api.add_router("/runs", runs.router)
+api.add_router("/suggestions", suggestions.router)
+api.add_router("/preferences", preferences.router)
 
 
 def error_response(request: HttpRequest, status: int, code: str, message: str, detail: dict | None = None) -> HttpResponse:

@@ -18,6 +18,7 @@ from .models import (
     JobEvent,
     Membership,
     PlaybookVersion,
+    Suggestion,
     Workspace,
 )
 
@@ -110,3 +111,10 @@ def playbook_version_for(*, workspace: Workspace, playbook_id: int | None) -> Pl
     if version is None:
         raise NotFound("Playbook", playbook_id if playbook_id is not None else "(none installed)")
     return version
+
+
+def suggestion_get(*, workspace: Workspace, suggestion_pk: int) -> Suggestion:
+    suggestion = Suggestion.objects.select_related("run").filter(run__workspace=workspace, pk=suggestion_pk).first()
+    if suggestion is None:
+        raise NotFound("Suggestion", suggestion_pk)
+    return suggestion

@@ -35,7 +35,7 @@ def _run_out(run: AnalysisRun) -> dict:
 
 
 def _suggestion_out(s: Suggestion) -> dict:
-    return {**s.data, "op": s.op, "patch": s.patch or None, "patch_status": s.patch_status}
+    return {**s.data, "pk": s.pk, "op": s.op, "patch": s.patch or None, "patch_status": s.patch_status}
 
 
 @document_runs.post("/{document_id}/runs", response={201: RunOut, 200: RunOut, 404: ErrorOut, 422: ErrorOut})

@@ -32,7 +32,8 @@ class RunOut(Schema):
 
 
 class SuggestionOut(Schema):
-    id: str
+    pk: int  # for feedback: POST /api/suggestions/{pk}/feedback
+    id: str  # the stable suggestion id (rule × anchor × content)
     anchor: str
     kind: str
     rule: str

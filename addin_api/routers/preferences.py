@@ -1,0 +1,57 @@
+from __future__ import annotations
+
+from django.http import HttpRequest
+from ninja import Router
+
+from redline.errors import ApplicationError
+from redline.learning.preferences import update_preferences
+from redline.models import PreferencesVersion
+from redline.services.preferences import preferences_current, preferences_restore, preferences_save
+
+from ..auth import require_admin
+from ..schemas.common import ErrorOut
+from ..schemas.preferences import PreferencesIn, PreferencesOut
+
+router = Router(tags=["preferences"])
+
+
+def _out(version: PreferencesVersion | None) -> dict:
+    if version is None:
+        return {"version": 0, "text": "", "author_kind": "", "author": None, "reason": "", "created_at": None}
+    return {"version": version.number, "text": version.text, "author_kind": version.author_kind,
+            "author": version.author.get_username() if version.author else None, "reason": version.reason,
+            "created_at": version.created_at}
+
+
+@router.get("", response=PreferencesOut)
+def get_preferences(request: HttpRequest) -> dict:
+    """The workspace's current preferences (what the model reads on re-runs)."""
+    return _out(preferences_current(workspace=request.auth.workspace))
+
+
+@router.put("", response={200: PreferencesOut, 403: ErrorOut, 422: ErrorOut})
+def put_preferences(request: HttpRequest, body: PreferencesIn) -> dict:
+    """Replace the text, or append/replace lines; saved as a new version with a reason (admins only)."""
+    membership = require_admin(request)
+    current = preferences_current(workspace=membership.workspace)
+    if body.text is not None:
+        text = body.text
+    elif body.action and body.lines is not None:
+        text = update_preferences(current.text if current else "", body.action, body.lines)
+    else:
+        raise ApplicationError("validation_error", "Send either `text`, or `action` with `lines`.", status=422)
+    version = preferences_save(workspace=membership.workspace, text=text, author_kind=PreferencesVersion.Author.USER,
+                               author=membership.user, reason=body.reason)
+    return _out(version)
+
+
+@router.get("/versions", response=list[PreferencesOut])
+def list_versions(request: HttpRequest) -> list[dict]:
+    versions = PreferencesVersion.objects.filter(workspace=request.auth.workspace).select_related("author")
+    return [_out(v) for v in versions.order_by("-number")[:200]]
+
+
+@router.post("/versions/{number}/restore", response={200: PreferencesOut, 403: ErrorOut, 404: ErrorOut})
+def restore_version(request: HttpRequest, number: int) -> dict:
+    membership = require_admin(request)
+    return _out(preferences_restore(workspace=membership.workspace, number=number, author=membership.user))
