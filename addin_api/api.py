@@ -16,7 +16,7 @@ from ninja.errors import AuthenticationError, HttpError, ValidationError
 from redline.errors import ApplicationError
 
 from .auth import ApiKeyAuth
-from .routers import documents, health, jobs, preferences, runs, suggestions
+from .routers import analytics, documents, health, jobs, preferences, runs, suggestions
 
 logger = logging.getLogger(__name__)
 
@@ -35,6 +35,7 @@ api.add_router("/jobs", jobs.router)
 api.add_router("/runs", runs.router)
 api.add_router("/suggestions", suggestions.router)
 api.add_router("/preferences", preferences.router)
+api.add_router("/analytics", analytics.router)
 
 
 def error_response(request: HttpRequest, status: int, code: str, message: str, detail: dict | None = None) -> HttpResponse:

@@ -1,0 +1,69 @@
+"""Analytics: rates from real outcome and vote rows, rule health and its noisy flag, filters."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from redline.models import AnalysisRun, Feedback, KnownEntry, Suggestion
+from redline.services.documents import document_version_create
+from redline.services.playbooks import playbook_default_install
+
+
+def _seed(member, simple_docx) -> AnalysisRun:
+    version, _, _ = document_version_create(workspace=member.workspace, data=simple_docx, filename="a.docx",
+                                            uploaded_by=None)
+    run = AnalysisRun.objects.create(workspace=member.workspace, document_version=version, provider="offline",
+                                     playbook_version=playbook_default_install(workspace=member.workspace),
+                                     request_key="k", stats={"hallucination_drops": 2})
+    plan = [("late_fees", "rejected")] * 6 + [("payment_terms", "accepted")] * 3 + [("payment_terms", "pending")]
+    for i, (rule, outcome) in enumerate(plan):
+        s = Suggestion.objects.create(
+            run=run, sid=f"s{i}", position=i, anchor=f"_RL_{i:012x}", kind="replace", rule_key=rule,
+            category="payment", severity="major" if rule == "late_fees" else "minor", op={},
+            data={"rule_title": rule.replace("_", " ").title(),
+                  "validation": {"status": "FAIL" if i == 0 else "PASS"}},
+        )
+        KnownEntry.objects.create(workspace=member.workspace, document=version.document, run=run, suggestion=s,
+                                  entry_id=f"e{i}", operation_type="REPLACE_TEXT", rule_key=rule, outcome=outcome)
+        if i < 2:
+            Feedback.objects.create(suggestion=s, user=member.membership.user, thumbs_up=False,
+                                    follow_up_reason="too_strict", tags=["overly_cautious", "false_positive"])
+        elif rule == "payment_terms":
+            Feedback.objects.create(suggestion=s, user=member.membership.user, thumbs_up=True)
+    return run
+
+
+@pytest.mark.django_db
+def test_rates_rule_health_and_noisy_flag(alice, bob, simple_docx):
+    _seed(alice, simple_docx)
+    body = alice.api().get("/api/analytics?time_range=30d").json()
+    totals = body["totals"]
+    assert totals["suggestions"] == 10
+    assert totals["outcomes"] == {"pending": 1, "accepted": 3, "rejected": 6, "modified": 0, "missing": 0}
+    assert totals["rejection_rate"] == 0.6 and totals["acceptance_rate"] == 0.3
+    assert totals["thumbs_up"] == 4 and totals["thumbs_down"] == 2
+    assert totals["hallucination_drops"] == 2 and totals["validator_fail_share"] == 0.1
+    assert body["thumbs"]["tags"] == {"overly_cautious": 2, "false_positive": 2}
+    assert body["by"]["severity"]["major"]["suggestions"] == 6
+    assert body["by"]["validator_status"]["FAIL"]["suggestions"] == 1
+    health = {r["rule"]: r for r in body["rule_health"]}
+    assert health["late_fees"]["noisy"] is True and health["late_fees"]["rejection_rate"] == 1.0
+    assert health["payment_terms"]["noisy"] is False and health["payment_terms"]["acceptance_rate"] == 0.75
+    assert body["rule_health"][0]["rule"] == "late_fees"
+    assert sum(d["suggestions"] for d in body["daily"]) == 10
+    assert bob.api().get("/api/analytics").json()["totals"]["suggestions"] == 0
+
+
+@pytest.mark.django_db
+def test_time_range_and_playbook_filters(alice, simple_docx):
+    run = _seed(alice, simple_docx)
+    Suggestion.objects.filter(run=run, position__lt=4).update(created_at=timezone.now() - timedelta(days=40))
+    assert alice.api().get("/api/analytics?time_range=30d").json()["totals"]["suggestions"] == 6
+    assert alice.api().get("/api/analytics?time_range=all").json()["totals"]["suggestions"] == 10
+    other = alice.api().get("/api/analytics?time_range=all&playbook=999999").json()
+    assert other["totals"]["suggestions"] == 0
+    bad = alice.api().get("/api/analytics?time_range=1y")
+    assert bad.status_code == 422 and bad.json()["code"] == "invalid_time_range"
