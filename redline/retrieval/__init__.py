@@ -1,0 +1,18 @@
+"""Contract graph and hybrid retrieval (pure: no Django, no network unless a client is injected).
+
+Build a :class:`ContractGraph` from Word paragraphs or plain text, ask it what
+a clause depends on (:meth:`ContractGraph.context_for`), index it with
+:class:`SearchIndex` for hybrid retrieval, and answer questions with
+:func:`ask`.
+"""
+
+from .ask import Answer, Citation, ask, verify_quote
+from .context import ContextItem
+from .embeddings import EmbeddingUnavailable, make_embedder
+from .graph import DEFINES, PARENT_OF, REFERENCES, USES_TERM, ContractGraph, Edge
+from .search import Hit, SearchIndex
+
+__all__ = [
+    "DEFINES", "PARENT_OF", "REFERENCES", "USES_TERM", "Answer", "Citation", "ContextItem", "ContractGraph", "Edge",
+    "EmbeddingUnavailable", "Hit", "SearchIndex", "ask", "make_embedder", "verify_quote",
+]

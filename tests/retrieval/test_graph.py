@@ -1,0 +1,70 @@
+"""context_for (what a clause depends on) and the JSON round trip used for caching."""
+
+from __future__ import annotations
+
+import json
+
+from redline.retrieval.graph import ContractGraph
+from tests.retrieval.conftest import section
+
+
+def _anchor(graph, number):
+    return graph.blocks[section(graph, number).first].anchor
+
+
+def test_context_for_gives_definition_reference_and_parent(graph):
+    items = graph.context_for(_anchor(graph, "3.2"))
+    by_label = {i.label: i for i in items}
+    cause = by_label['Definition of "Cause"']
+    assert cause.kind == "definition" and cause.text.startswith('"Cause" means a material breach')
+    assert cause.path == ("Section 3.2 Termination for Cause", "USES_TERM", '"Cause"')
+    parent = by_label["Article III TERM AND TERMINATION"]
+    assert parent.kind == "parent"
+    referenced = by_label["Section 2.2(b)"]
+    assert referenced.kind == "reference" and referenced.text == "(b) are free from defects; and"
+    # the definition of Cause cites Section 2.2: it comes in through the definition, with its clauses
+    quality = by_label["Section 2.2 Quality"]
+    assert quality.path[-2:] == ("REFERENCES", "Section 2.2 Quality") and "(b) are free from defects" in quality.text
+    for item in items:  # every line of every item is verbatim text of the paragraphs it points to
+        texts = [graph.block_for(a).text for a in item.anchors]
+        assert all(any(line in t for t in texts) for line in item.text.split("\n"))
+
+
+def test_context_for_is_bounded(graph):
+    items = graph.context_for(_anchor(graph, "3.2"), max_items=2, max_chars=10_000)
+    assert len(items) == 2
+    small = graph.context_for(_anchor(graph, "3.2"), max_chars=120)
+    assert sum(len(i.text) for i in small) <= 120
+
+
+def test_context_for_skips_terms_the_clause_defines(graph):
+    items = graph.context_for(_anchor(graph, "3.1"))
+    assert 'Definition of "Effective Date"' not in {i.label for i in items}
+
+
+def test_context_for_unknown_anchor(graph):
+    assert graph.context_for("_RL_nope") == []
+
+
+def test_round_trip_through_json(graph):
+    data = json.loads(json.dumps(graph.to_dict()))
+    again = ContractGraph.from_dict(data)
+    assert again.to_dict() == graph.to_dict()
+    assert [i.to_dict() for i in again.context_for(_anchor(graph, "3.2"))] == \
+        [i.to_dict() for i in graph.context_for(_anchor(graph, "3.2"))]
+
+
+def test_from_dict_refuses_another_format(graph):
+    data = graph.to_dict() | {"version": 99}
+    try:
+        ContractGraph.from_dict(data)
+    except ValueError as exc:
+        assert "unsupported graph format" in str(exc)
+    else:
+        raise AssertionError("expected ValueError")
+
+
+def test_stats(graph):
+    stats = graph.stats()
+    assert stats["sections"] == len(graph.sections) and stats["unresolved"] == 2
+    assert {"parent_of", "defines", "uses_term", "references"} <= set(stats)
