@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from enum import StrEnum
 
+from .prefilter import Matcher, matcher
+
 
 class Category(StrEnum):
     """ClauseCraft-style clause categories for commercial contracts."""
@@ -90,7 +92,7 @@ _PATTERNS: dict[Category, tuple[str, str]] = {
         r"\bindemn\w+\b",
     ),
     Category.WARRANTIES: (
-        r"\bwarrant(?:s|y|ies|ed)?\b|\bas[\s-]is\b|\bmerchantability\b|\bfitness for (?:a )?particular purpose\b",
+        r"\bwarrant(?:s|y|ies|ed)?\b|\bas is\b|\bas-is\b|\bmerchantability\b|\bfitness for (?:a )?particular purpose\b",
         r"\bwarrant\w*\b|\brepresentations\b",
     ),
     Category.CONFIDENTIALITY: (
@@ -160,19 +162,21 @@ _PATTERNS: dict[Category, tuple[str, str]] = {
     ),
 }
 
-_SIGNALS: tuple[tuple[Category, re.Pattern[str]], ...] = tuple(
-    (cat, re.compile(signal, re.IGNORECASE)) for cat, (signal, _) in _PATTERNS.items()
+_SIGNALS: tuple[tuple[Category, Matcher], ...] = tuple(
+    (cat, matcher(re.compile(signal, re.IGNORECASE))) for cat, (signal, _) in _PATTERNS.items()
 )
-_TITLES: tuple[tuple[Category, re.Pattern[str]], ...] = tuple(
-    (cat, re.compile(title, re.IGNORECASE)) for cat, (_, title) in _PATTERNS.items()
+_TITLES: tuple[tuple[Category, Matcher], ...] = tuple(
+    (cat, matcher(re.compile(title, re.IGNORECASE))) for cat, (_, title) in _PATTERNS.items()
 )
 
 
 def classify_text(text: str) -> frozenset[Category]:
     """Categories whose strong wording appears in a clause's own text."""
-    return frozenset(cat for cat, rx in _SIGNALS if rx.search(text))
+    lower = text.lower()
+    return frozenset(cat for cat, m in _SIGNALS if m.search(text, lower))
 
 
 def classify_heading(text: str) -> frozenset[Category]:
     """Categories a heading announces ("ARTICLE 14 LIMITATION OF LIABILITY")."""
-    return frozenset(cat for cat, rx in _TITLES if rx.search(text))
+    lower = text.lower()
+    return frozenset(cat for cat, m in _TITLES if m.search(text, lower))

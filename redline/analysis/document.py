@@ -40,12 +40,17 @@ _PARTY_SCAN = 60  # parties are defined at the top of a contract
 class Document:
     """Clauses plus what is derived from their order and wording.
 
+    ``lowered[i]`` is clause *i*'s text in lower case and ``lowered_all`` the whole
+    document's, for the regex prefilter (one ``in`` test can rule a pattern out
+    everywhere);
     ``categories[i]`` comes from clause *i*'s own text; ``section_categories[i]``
     from the headings above it. ``headings[i]`` lists the indices of the
     headings enclosing clause *i*, outermost first.
     """
 
     clauses: tuple[Clause, ...]
+    lowered: tuple[str, ...]
+    lowered_all: str
     is_heading: tuple[bool, ...]
     headings: tuple[tuple[int, ...], ...]
     categories: tuple[frozenset[Category], ...]
@@ -99,8 +104,11 @@ def build_document(clauses: Sequence[Clause]) -> Document:
             headings.append(tuple(s[1] for s in stack))
             section_cats.append(frozenset().union(*(s[2] for s in stack)))
             categories.append(classify_text(clause.text))
+    lowered = tuple(c.text.lower() for c in clauses)
     return Document(
         clauses=clauses,
+        lowered=lowered,
+        lowered_all="\n".join(lowered),
         is_heading=is_heading,
         headings=tuple(headings),
         categories=tuple(categories),
@@ -147,6 +155,7 @@ def _body_end(clauses: Sequence[Clause], is_heading: Sequence[bool]) -> int:
         len(clauses),
     )
     for i in range(stop - 1, -1, -1):
-        if not is_heading[i] and not clauses[i].in_table:
+        introduces_table = i + 1 < len(clauses) and clauses[i + 1].in_table
+        if not is_heading[i] and not clauses[i].in_table and not introduces_table:
             return i
     return max(stop - 1, 0)

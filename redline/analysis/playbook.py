@@ -67,7 +67,9 @@ class PlaybookError(ValueError):
 class RedFlag:
     """Wording that signals a problem. ``match`` is "regex" or "keyword" (a literal
     phrase, whitespace-tolerant). ``{party}`` in a pattern stands for any party
-    name. ``unless`` suppresses the flag when it matches the paragraph;
+    name. ``context`` limits the flag to paragraphs it matches ("any breach"
+    only matters in a termination right); ``unless`` suppresses the flag when
+    it matches the paragraph;
     ``reciprocal`` suppresses it when another party does the same thing
     somewhere in the document. ``replacement`` turns the flag into a span
     replacement (regex templates may use groups, e.g. ``\\g<party>``);
@@ -77,6 +79,7 @@ class RedFlag:
     message: str
     match: str = "regex"
     severity: Severity | None = None
+    context: str | None = None
     unless: str | None = None
     reciprocal: bool = False
     replacement: str | None = None
@@ -347,14 +350,16 @@ def _rule(data: dict[str, Any], i: int) -> Rule:
             message=f["message"],
             match=f.get("match", "regex"),
             severity=Severity(f["severity"]) if "severity" in f else None,
+            context=f.get("context"),
             unless=f.get("unless"),
             reciprocal=f.get("reciprocal", False),
             replacement=f.get("replacement"),
             insert=f.get("insert"),
         )
         rx = flag_regex(flag, path=f"{path}/pattern")
-        if flag.unless:
-            compile_pattern(flag.unless, path=f"{path}/unless")
+        for name in ("context", "unless"):
+            if getattr(flag, name):
+                compile_pattern(getattr(flag, name), path=f"{path}/{name}")
         if flag.reciprocal and "party" not in rx.groupindex:
             raise PlaybookError("bad_flag", "a reciprocal red flag needs {party} in its pattern", f"{path}/pattern")
         if flag.replacement is not None and flag.match == "regex":
@@ -431,7 +436,8 @@ def default_party_pattern() -> str:
     return party_pattern(())
 
 
+@lru_cache(maxsize=256)
 def party_pattern(names: tuple[str, ...]) -> str:
     """Regex alternation for "the Supplier", "Acme" …: the document's party names plus role nouns."""
     words = sorted({*names, *ROLE_NOUNS}, key=len, reverse=True)
-    return r"(?:the\s+)?(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in words) + r")\b"
+    return r"\b(?:the\s+)?(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in words) + r")\b"

@@ -1,0 +1,552 @@
+"""The review pipeline: clauses + playbook + provider → grounded, validated suggestions.
+
+For each enabled rule: select the paragraphs it applies to, check whether a
+required clause is missing, look every (rule, paragraph) pair up in the result
+cache, ask the provider only about the misses (in batches, concurrently when
+the provider allows), then ground each finding's quote, drop suggestions the
+lawyer already rejected, score risk and validate. Everything is keyed to
+anchors and deterministic: the same input gives the same suggestions with the
+same ids, so a retried run never duplicates anything.
+
+Cache keys combine the paragraph's text and section context with the rule's
+version, the preferences version and the provider's identity (engine or model
+and prompts). An unchanged document therefore makes zero provider calls, and
+an edited paragraph re-asks only the rules that select it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from .cache import Cache
+from .checks import reciprocal_parties
+from .clauses import Clause
+from .document import Document, build_document
+from .grounding import locate, occurrence_of, widen_to_unique
+from .playbook import Playbook, Rule, Severity
+from .prompts import PromptMode
+from .providers.base import Item, Provider, ProviderError, ProviderResponse, RawFinding, RuleRequest, Usage
+from .rejections import Rejection, rejection_filter
+from .risk import RiskFactor, RiskScore, score_clause
+from .selection import insertion_point, rule_present, select_clauses
+from .suggestions import Kind, Suggestion, ops_document, suggestion_id
+from .validator import (
+    VALIDATION_RISK_THRESHOLD,
+    DocumentFacts,
+    OfflineValidator,
+    ValidationResult,
+    Validator,
+    cached_validate,
+    document_facts,
+)
+
+ProgressCallback = Callable[[str, dict[str, Any]], None]
+SuggestionFilter = Callable[[Suggestion], bool]
+_KINDS = {k.value for k in Kind}
+_NEEDS_TEXT = {Kind.REPLACE, Kind.REWRITE, Kind.INSERT}
+
+
+class ReviewError(Exception):
+    """A review that could not finish: ``code`` (empty_document, no_rules, or the
+    provider's error code), a ``message`` safe to show, and the ``partial`` result
+    of the rules that did finish (their suggestions were already reported)."""
+
+    def __init__(self, code: str, message: str, partial: ReviewResult | None = None) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        self.partial = partial
+
+
+@dataclass(slots=True)
+class ReviewStats:
+    """What a run did and what it cost."""
+
+    rules: int = 0
+    clauses: int = 0
+    selected: int = 0
+    requests: int = 0
+    usage: Usage = field(default_factory=Usage)
+    raw_findings: int = 0
+    grounded: int = 0
+    hallucination_drops: int = 0
+    invalid_drops: int = 0
+    cache_hits: int = 0
+    cache_misses: int = 0
+    verdict_cache_hits: int = 0
+    verdict_cache_misses: int = 0
+    suppressed: int = 0
+    suggestions: int = 0
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def hallucination_rate(self) -> float:
+        """Share of the provider's findings dropped because their quote was not in the paragraph."""
+        return self.hallucination_drops / self.raw_findings if self.raw_findings else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {
+            "rules": self.rules, "clauses": self.clauses, "selected": self.selected, "requests": self.requests,
+            "provider_calls": self.usage.calls, "retries": self.usage.retries,
+            "prompt_tokens": self.usage.prompt_tokens, "completion_tokens": self.usage.completion_tokens,
+            "cost_usd": round(self.usage.cost_usd, 6), "raw_findings": self.raw_findings, "grounded": self.grounded,
+            "hallucination_drops": self.hallucination_drops, "hallucination_rate": round(self.hallucination_rate, 4),
+            "invalid_drops": self.invalid_drops, "cache_hits": self.cache_hits, "cache_misses": self.cache_misses,
+            "verdict_cache_hits": self.verdict_cache_hits, "verdict_cache_misses": self.verdict_cache_misses,
+            "suppressed": self.suppressed, "suggestions": self.suggestions,
+            "timings_ms": {k: round(v, 1) for k, v in self.timings_ms.items()},
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ClauseReport:
+    """Per clause that received suggestions: categories, combined risk, and a
+    clause-level verdict when the risk reaches the validation threshold."""
+
+    anchor: str
+    categories: tuple[str, ...]
+    risk: RiskScore
+    validation: ValidationResult | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {"anchor": self.anchor, "categories": list(self.categories), "risk": self.risk.to_dict(),
+                "validation": self.validation.to_dict() if self.validation else None}
+
+
+@dataclass(slots=True)
+class ReviewResult:
+    """Suggestions in document order, clause reports, stats and the prompt mode used."""
+
+    suggestions: list[Suggestion]
+    clauses: list[ClauseReport]
+    stats: ReviewStats
+    mode: PromptMode
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (the CLI's ``--json`` output)."""
+        return {"mode": self.mode.value, "suggestions": [s.to_dict() for s in self.suggestions],
+                "clauses": [c.to_dict() for c in self.clauses], "stats": self.stats.to_dict()}
+
+    def ops(self, author: str = "Redline AI") -> dict[str, Any]:
+        """The ``ops.json`` document for the writer."""
+        return ops_document(self.suggestions, author)
+
+
+@dataclass(slots=True)
+class _RulePlan:
+    """One rule's work: what is cached, what must be asked, what came back."""
+
+    rule: Rule
+    selected: list[int]
+    missing_at: int | None
+    reciprocal: dict[int, frozenset[str]]
+    keys: dict[int, str]
+    missing_key: str | None
+    found: dict[int, list[dict[str, Any]]] = field(default_factory=dict)  # clause → grounded findings
+    missing: list[dict[str, Any]] | None = None
+    pending: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class _Job:
+    """One provider request: ``indices[:asked]`` are the clauses asked about; a
+    trailing extra index is the insertion point of a missing clause."""
+
+    plan: _RulePlan
+    request: RuleRequest
+    indices: list[int]
+    asked: int
+    with_missing: bool
+
+
+def review(
+    clauses: Sequence[Clause],
+    playbook: Playbook,
+    provider: Provider,
+    *,
+    rerun: bool = False,
+    prior_rejections: Sequence[Rejection] = (),
+    preferences_text: str = "",
+    preferences_version: str = "",
+    cache: Cache | None = None,
+    validator: Validator | None = None,
+    suppress: SuggestionFilter | None = None,
+    progress: ProgressCallback | None = None,
+) -> ReviewResult:
+    """Review ``clauses`` against ``playbook`` with ``provider``.
+
+    ``rerun`` (the document already has known entries) selects the re-run
+    prompt, which carries ``prior_rejections`` and ``preferences_text``.
+    ``suppress`` drops suggestions (default: those matching a prior
+    rejection). ``progress(kind, data)`` receives ``progress`` events
+    (stage, done, total) and one ``suggestion`` event per suggestion as soon as
+    its rule is finished; an exception raised by the callback aborts the
+    review (use it to cancel). Raises :class:`ReviewError`.
+    """
+    return _Review(
+        clauses, playbook, provider,
+        mode=PromptMode.RERUN if rerun else PromptMode.FIRST_RUN,
+        prior_rejections=tuple(prior_rejections), preferences_text=preferences_text,
+        preferences_version=preferences_version, cache=cache, validator=validator or OfflineValidator(),
+        suppress=suppress or rejection_filter(prior_rejections), progress=progress or _ignore,
+    ).run()
+
+
+def _ignore(kind: str, data: dict[str, Any]) -> None:
+    """Default progress callback."""
+
+
+def _hash(*parts: str) -> str:
+    return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:32]
+
+
+class _Review:
+    """One run of :func:`review`; holds the state the stages share."""
+
+    def __init__(self, clauses: Sequence[Clause], playbook: Playbook, provider: Provider, *, mode: PromptMode,
+                 prior_rejections: tuple[Rejection, ...], preferences_text: str, preferences_version: str,
+                 cache: Cache | None, validator: Validator, suppress: SuggestionFilter,
+                 progress: ProgressCallback) -> None:
+        self.clauses = list(clauses)
+        self.playbook = playbook
+        self.provider = provider
+        self.mode = mode
+        self.prior_rejections = prior_rejections
+        self.preferences_text = preferences_text
+        self.preferences_version = preferences_version
+        self.cache = cache
+        self.validator = validator
+        self.suppress = suppress
+        self.progress = progress
+        self.stats = ReviewStats()
+        self.suggestions: list[Suggestion] = []
+        self.factors: dict[int, list[tuple[Rule, RiskFactor]]] = {}
+        self.doc: Document
+        self.facts: DocumentFacts
+
+    # ------------------------------------------------------------ stages
+
+    def run(self) -> ReviewResult:
+        start = time.perf_counter()
+        if not self.clauses:
+            raise ReviewError("empty_document", "the document has no paragraphs with text to review")
+        rules = self.playbook.enabled_rules
+        if not rules:
+            raise ReviewError("no_rules", f"playbook {self.playbook.name!r} has no enabled rules")
+        self.stats.rules, self.stats.clauses = len(rules), len(self.clauses)
+        self._emit("prepare", 0, len(rules))
+        self.doc = build_document(self.clauses)
+        self.facts = document_facts(c.text for c in self.clauses)
+        plans = [self._plan(rule) for rule in rules]
+        self.stats.timings_ms["prepare"] = (time.perf_counter() - start) * 1000
+        self._emit("prepare", len(rules), len(rules))
+
+        t = time.perf_counter()
+        try:
+            self._analyze(plans)
+        except ProviderError as exc:
+            self.stats.usage.add(exc.usage)
+            raise ReviewError(exc.code, exc.message, self._result()) from exc
+        self.stats.timings_ms["analyze"] = (time.perf_counter() - t) * 1000
+
+        t = time.perf_counter()
+        result = self._result()
+        self.stats.timings_ms["finalize"] = (time.perf_counter() - t) * 1000
+        self.stats.timings_ms["total"] = (time.perf_counter() - start) * 1000
+        self._emit("finalize", 1, 1)
+        return result
+
+    def _plan(self, rule: Rule) -> _RulePlan:
+        doc = self.doc
+        selected = select_clauses(doc, rule)
+        missing_at = None
+        if rule.required and not rule_present(doc, rule, selected):
+            missing_at = insertion_point(doc, rule)
+        reciprocal = reciprocal_parties(rule, (doc.clauses[i].text for i in selected), doc.parties)
+        prefix = _hash(
+            self.provider.identity, rule.fingerprint, self.preferences_version, ",".join(doc.parties),
+            repr(sorted((k, sorted(v)) for k, v in reciprocal.items())),
+        )
+        keys = {i: "res:" + _hash(prefix, self._clause_key(i)) for i in selected}
+        missing_key = "res:" + _hash(prefix, "missing", self._clause_key(missing_at)) if missing_at is not None else None
+        self.stats.selected += len(selected)
+        return _RulePlan(rule, selected, missing_at, reciprocal, keys, missing_key)
+
+    def _clause_key(self, i: int) -> str:
+        return _hash(self.doc.clauses[i].text, self.doc.context(i), self.doc.clauses[i].list_label or "")
+
+    def _analyze(self, plans: list[_RulePlan]) -> None:
+        jobs: list[_Job] = []
+        for plan in plans:
+            asked = self._lookup(plan)
+            want_missing = plan.missing_key is not None and plan.missing is None
+            batches = self._batches(plan, asked, want_missing)
+            plan.pending = len(batches)
+            jobs.extend(batches)
+        self.stats.requests = len(jobs)
+        done_rules = 0
+        for plan in plans:
+            if plan.pending == 0:
+                self._finish(plan)
+                done_rules += 1
+                self._emit("analyze", done_rules, len(plans))
+        if not jobs:
+            return
+        if self.provider.max_concurrency <= 1:
+            for job in jobs:
+                self._absorb(job, self.provider.analyze(job.request))
+                done_rules += self._maybe_finish(job.plan, done_rules, len(plans))
+            return
+        with ThreadPoolExecutor(max_workers=self.provider.max_concurrency, thread_name_prefix="redline-review") as pool:
+            futures: dict[Future[ProviderResponse], _Job] = {pool.submit(self.provider.analyze, j.request): j for j in jobs}
+            try:
+                while futures:
+                    finished, _ = wait(futures, return_when=FIRST_COMPLETED)
+                    for future in finished:
+                        job = futures.pop(future)
+                        self._absorb(job, future.result())
+                        done_rules += self._maybe_finish(job.plan, done_rules, len(plans))
+            except BaseException:
+                for future in futures:
+                    future.cancel()
+                raise
+
+    def _maybe_finish(self, plan: _RulePlan, done_rules: int, total: int) -> int:
+        plan.pending -= 1
+        if plan.pending:
+            return 0
+        self._finish(plan)
+        self._emit("analyze", done_rules + 1, total)
+        return 1
+
+    # ------------------------------------------------------------ cache and batches
+
+    def _lookup(self, plan: _RulePlan) -> list[int]:
+        """Fill ``plan`` from the cache; return the selected clauses still to ask about."""
+        keys = list(plan.keys.values()) + ([plan.missing_key] if plan.missing_key else [])
+        hits = self.cache.get_many(keys) if self.cache is not None and keys else {}
+        asked = []
+        for i, key in plan.keys.items():
+            if key in hits:
+                plan.found[i] = hits[key]
+                self.stats.cache_hits += 1
+            else:
+                asked.append(i)
+                self.stats.cache_misses += 1
+        if plan.missing_key:
+            if plan.missing_key in hits:
+                plan.missing = hits[plan.missing_key]
+                self.stats.cache_hits += 1
+            else:
+                self.stats.cache_misses += 1
+        return asked
+
+    def _batches(self, plan: _RulePlan, asked: list[int], want_missing: bool) -> list[_Job]:
+        limit = self.provider.max_batch_chars
+        groups: list[list[int]] = []
+        size = 0
+        for i in asked:
+            length = len(self.doc.clauses[i].text)
+            if not groups or (limit is not None and size + length > limit and groups[-1]):
+                groups.append([])
+                size = 0
+            groups[-1].append(i)
+            size += length
+        if want_missing and not groups:
+            groups.append([])
+        out = []
+        for n, group in enumerate(groups):
+            with_missing = want_missing and n == 0
+            indices = list(group)
+            if with_missing and plan.missing_at not in indices:
+                indices.append(plan.missing_at)  # shown as the insertion point only
+            out.append(_Job(plan, self._request(plan, indices, with_missing), indices, len(group), with_missing))
+        return out
+
+    def _request(self, plan: _RulePlan, indices: list[int], with_missing: bool) -> RuleRequest:
+        items = tuple(
+            Item(n, self.doc.clauses[i].text, self.doc.context(i), self.doc.clauses[i].list_label)
+            for n, i in enumerate(indices, 1)
+        )
+        return RuleRequest(
+            rule=plan.rule,
+            items=items,
+            mode=self.mode,
+            missing_after=indices.index(plan.missing_at) + 1 if with_missing else None,
+            parties=self.doc.parties,
+            reciprocal=plan.reciprocal,
+            prior_rejections=self.prior_rejections,
+            preferences_text=self.preferences_text,
+        )
+
+    def _absorb(self, job: _Job, response: ProviderResponse) -> None:
+        """Ground a provider response, file findings per clause, and cache them."""
+        plan, indices, with_missing = job.plan, job.indices, job.with_missing
+        self.stats.usage.add(response.usage)
+        asked = set(indices[: job.asked])
+        per_clause: dict[int, list[dict[str, Any]]] = {i: [] for i in asked}
+        missing: list[dict[str, Any]] = []
+        for finding in response.findings:
+            self.stats.raw_findings += 1
+            if not 1 <= finding.paragraph <= len(indices):
+                self.stats.hallucination_drops += 1
+                continue
+            i = indices[finding.paragraph - 1]
+            grounded = self._ground(finding, self.doc.clauses[i].text)
+            if grounded is None:
+                continue
+            if with_missing and i == plan.missing_at and (grounded["source"] == "missing" or grounded["kind"] == "insert"):
+                missing.append(grounded)
+                continue
+            if i in asked:
+                per_clause[i].append(grounded)
+            else:
+                self.stats.invalid_drops += 1  # about a paragraph shown only as the insertion point
+        for i, found in per_clause.items():
+            plan.found[i] = found
+        if with_missing:
+            plan.missing = missing
+        if self.cache is not None:
+            items = {plan.keys[i]: found for i, found in per_clause.items()}
+            if with_missing and plan.missing_key:
+                items[plan.missing_key] = missing
+            self.cache.set_many(items)
+
+    def _ground(self, finding: RawFinding, text: str) -> dict[str, Any] | None:
+        """A provider finding as an exact, placeable edit, or None (counted) when it is not one."""
+        if finding.kind not in _KINDS:
+            self.stats.invalid_drops += 1
+            return None
+        kind = Kind(finding.kind)
+        new_text = finding.new_text.strip()
+        if kind in _NEEDS_TEXT and not new_text:
+            self.stats.invalid_drops += 1
+            return None
+        quote = finding.quote
+        if not quote.strip() and kind in (Kind.INSERT, Kind.REWRITE, Kind.DELETE):
+            quote, span = text, (0, len(text))  # the whole paragraph is what these act on
+        else:
+            span = finding.span
+        located = locate(quote, text, span)
+        if located is None:
+            self.stats.hallucination_drops += 1
+            return None
+        start, end = located.start, located.end
+        if kind in (Kind.REPLACE, Kind.COMMENT) and text.count(located.quote) > 1:
+            wide_start, wide_end = widen_to_unique(text, start, end)
+            if kind is Kind.REPLACE:
+                new_text = text[wide_start:start] + new_text + text[end:wide_end]
+            start, end = wide_start, wide_end
+        exact = text[start:end]
+        if kind is Kind.REPLACE and new_text == exact:
+            self.stats.invalid_drops += 1
+            return None
+        self.stats.grounded += 1
+        severity = finding.severity if finding.severity in {s.value for s in Severity} else None
+        return {
+            "kind": kind.value, "start": start, "end": end, "new_text": new_text, "comment": finding.comment.strip(),
+            "severity": severity, "confidence": max(0.0, min(1.0, float(finding.confidence))), "source": finding.source,
+        }
+
+    # ------------------------------------------------------------ suggestions
+
+    def _finish(self, plan: _RulePlan) -> None:
+        """Turn a finished rule's findings into suggestions and report them."""
+        rule = plan.rule
+        produced = [self._suggestion(rule, i, f) for i in plan.selected for f in plan.found.get(i, [])]
+        if plan.missing_at is not None:
+            produced += [self._suggestion(rule, plan.missing_at, f, missing=True) for f in plan.missing or []]
+        seen: set[str] = set()
+        for s in produced:
+            if s is None or s.id in seen:
+                continue
+            seen.add(s.id)
+            self.suggestions.append(s)
+            self.progress("suggestion", s.to_dict())
+
+    def _suggestion(self, rule: Rule, i: int, f: dict[str, Any], *, missing: bool = False) -> Suggestion | None:
+        clause = self.doc.clauses[i]
+        text = clause.text
+        kind = Kind(f["kind"])
+        quote = text[f["start"] : f["end"]]
+        occurrence = occurrence_of(text, quote, f["start"])
+        severity = Severity(f["severity"]) if f["severity"] else rule.severity
+        sid = suggestion_id(rule.key, clause.anchor, kind, quote, occurrence, f["new_text"], f["comment"])
+        draft = Suggestion(
+            id=sid, anchor=clause.anchor, kind=kind, rule_key=rule.key, rule_title=rule.title,
+            category=rule.category.value, severity=severity.value, quote=quote, comment=f["comment"],
+            new_text=f["new_text"], occurrence=occurrence, scope="paragraph" if quote.strip() == text.strip() else "quote",
+            source=f["source"], confidence=f["confidence"],
+        )
+        if self.suppress(draft):
+            self.stats.suppressed += 1
+            return None
+        factor = RiskFactor(rule.risk_dimensions, severity, f"{rule.title}: {_first_sentence(f['comment'])}")
+        if not missing:  # a missing clause is not a risk of the paragraph it is inserted after
+            self.factors.setdefault(i, []).append((rule, factor))
+        categories = {rule.category} if missing else self.doc.categories[i]
+        risk = score_clause(categories, [factor])
+        validation = self._validate_suggestion(draft, text, rule, risk)
+        return replace(draft, risk=risk, validation=validation)
+
+    def _validate_suggestion(self, s: Suggestion, text: str, rule: Rule, risk: RiskScore) -> ValidationResult | None:
+        if s.kind is Kind.REPLACE:
+            start = _nth(text, s.quote, s.occurrence)
+            return self._validate(text[:start] + s.new_text + text[start + len(s.quote) :], (rule,), replaces=text)
+        if s.kind is Kind.REWRITE:
+            return self._validate(s.new_text, (rule,), replaces=text)
+        if s.kind is Kind.INSERT:
+            return self._validate(s.new_text, (rule,))
+        if risk.overall >= VALIDATION_RISK_THRESHOLD:
+            return self._validate(text, (rule,))
+        return None
+
+    def _validate(self, text: str, rules: tuple[Rule, ...], replaces: str | None = None) -> ValidationResult:
+        t = time.perf_counter()
+        result, cached = cached_validate(self.validator, self.cache, text, rules=rules, facts=self.facts,
+                                         parties=self.doc.parties, replaces=replaces)
+        if cached:
+            self.stats.verdict_cache_hits += 1
+        else:
+            self.stats.verdict_cache_misses += 1
+        self.stats.timings_ms["validate"] = self.stats.timings_ms.get("validate", 0.0) + (time.perf_counter() - t) * 1000
+        return result
+
+    def _result(self) -> ReviewResult:
+        position = {c.anchor: i for i, c in enumerate(self.doc.clauses)}
+        rule_order = {r.key: n for n, r in enumerate(self.playbook.rules)}
+        ordered = sorted(
+            self.suggestions,
+            key=lambda s: (position[s.anchor], s.kind is Kind.INSERT, rule_order.get(s.rule_key, 0), s.quote, s.id),
+        )
+        reports = []
+        for i in sorted(self.factors):
+            clause = self.doc.clauses[i]
+            risk = score_clause(self.doc.categories[i], [factor for _, factor in self.factors[i]])
+            rules = tuple(dict.fromkeys(rule for rule, _ in self.factors[i]))
+            verdict = self._validate(clause.text, rules) if risk.overall >= VALIDATION_RISK_THRESHOLD else None
+            reports.append(ClauseReport(clause.anchor, tuple(sorted(c.value for c in self.doc.categories[i])), risk, verdict))
+        self.stats.suggestions = len(ordered)
+        return ReviewResult(ordered, reports, self.stats, self.mode)
+
+    def _emit(self, stage: str, done: int, total: int) -> None:
+        self.progress("progress", {"stage": stage, "done": done, "total": total})
+
+
+def _nth(text: str, quote: str, occurrence: int) -> int:
+    pos = text.find(quote)
+    for _ in range(occurrence - 1):
+        pos = text.find(quote, pos + len(quote))
+    return pos
+
+
+def _first_sentence(text: str) -> str:
+    head = text.split(". ")[0].strip()
+    return head if head.endswith(".") else head + "."

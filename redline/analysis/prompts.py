@@ -1,0 +1,109 @@
+"""Prompt files and their rendering.
+
+Prompts live in ``prompts/*.md`` so lawyers and engineers can read and review
+them like any other document. Which system prompt a request gets — first run
+or re-run — is decided here, by code, from a flag the caller sets when the
+document already has known entries; the model never chooses, and no prompt
+contains conditional logic. Paragraphs are numbered locally ([1], [2], …): the
+model never sees anchors or any other id.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from enum import StrEnum
+from functools import cache
+from importlib import resources
+from string import Template
+
+from .playbook import Rule
+from .rejections import Rejection, format_rejections
+
+PROMPT_FILES = ("first_run", "rerun", "output_rules", "rule", "missing", "validator", "validator_input")
+
+
+class PromptMode(StrEnum):
+    """First review of a document, or a re-run with the lawyer's earlier decisions."""
+
+    FIRST_RUN = "first_run"
+    RERUN = "rerun"
+
+
+@cache
+def load_prompt(name: str) -> str:
+    """The text of ``prompts/<name>.md``."""
+    if name not in PROMPT_FILES:
+        raise KeyError(f"unknown prompt {name!r}")
+    return resources.files(__package__).joinpath(f"prompts/{name}.md").read_text("utf-8")
+
+
+def render(name: str, **values: str) -> str:
+    """Fill a prompt's ``$placeholders``; a missing value is an error, never a blank."""
+    return Template(load_prompt(name)).substitute(values)
+
+
+@cache
+def prompts_fingerprint() -> str:
+    """Hash of every prompt file: part of an LLM provider's cache identity, so editing
+    a prompt re-asks the model instead of serving answers to the old prompt."""
+    digest = hashlib.sha256()
+    for name in PROMPT_FILES:
+        digest.update(load_prompt(name).encode())
+    return digest.hexdigest()[:16]
+
+
+def system_prompt(mode: PromptMode, *, prior_rejections: Sequence[Rejection] = (), preferences_text: str = "") -> str:
+    """The system prompt for ``mode``; the re-run prompt carries rejections and preferences."""
+    rules = render("output_rules")
+    if mode is PromptMode.FIRST_RUN:
+        return render("first_run", output_rules=rules)
+    return render(
+        "rerun",
+        output_rules=rules,
+        prior_rejections=format_rejections(prior_rejections),
+        preferences=preferences_text.strip() or "(No preferences recorded yet)",
+    )
+
+
+def _bullets(lines: Sequence[str]) -> str:
+    return "\n".join(f"  {i}. {line}" for i, line in enumerate(lines, 1)) if lines else "  (none)"
+
+
+def rule_prompt(rule: Rule, paragraphs: str, *, missing_after: int | None = None) -> str:
+    """The user message for one rule and a batch of numbered paragraphs."""
+    flags = [f.message for f in rule.red_flags]
+    limits = [
+        f"{t.metric.replace('_', ' ')} {t.operator} {t.value:g} {t.unit.replace('_', ' ')}" + (f" per {t.per}" if t.per else "")
+        for t in rule.thresholds
+    ]
+    examples = ""
+    if rule.examples:
+        lines = [f"- ({'should be flagged' if e.expect == 'flag' else 'acceptable'}) {e.text}" for e in rule.examples]
+        examples = "## Examples\n\n" + "\n".join(lines) + "\n\n"
+    text = render(
+        "rule",
+        title=rule.title,
+        category=rule.category.value.replace("_", " "),
+        severity=rule.severity.value,
+        guidance=rule.guidance or "(none)",
+        preferred_position=rule.preferred_position or "(none)",
+        fallbacks=_bullets(rule.fallbacks),
+        red_flags=_bullets(flags),
+        thresholds=_bullets(limits),
+        suggested_language=rule.suggested_language or "(none)",
+        examples=examples,
+        paragraphs=paragraphs,
+    )
+    if missing_after is not None:
+        text += render("missing", after=str(missing_after))
+    return text
+
+
+def number_paragraphs(items: Sequence[tuple[int, str, str, str | None]]) -> str:
+    """Render (number, text, section, list label) as "[n] (section · number)" blocks."""
+    blocks = []
+    for number, text, section, label in items:
+        where = " · ".join(x for x in (f"in: {section}" if section else "", f"numbered {label}" if label else "") if x)
+        blocks.append(f"[{number}]" + (f" ({where})" if where else "") + f"\n{text}")
+    return "\n\n".join(blocks)

@@ -1,0 +1,1 @@
+"""Finding providers: the offline rule engine (default) and OpenAI-compatible models."""

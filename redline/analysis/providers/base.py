@@ -1,0 +1,129 @@
+"""The provider contract: one rule, a batch of numbered paragraphs in, raw findings out.
+
+A provider is whatever produces findings for a rule — the offline rule engine
+or a language model. It sees paragraphs numbered locally from 1 (never an
+anchor or id), with their section heading as context, and answers with
+findings that name a paragraph number and quote its text. Everything after
+that (mapping numbers back to anchors, grounding quotes, validating, scoring,
+caching) is the pipeline's job, identical for every provider.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from ..playbook import Rule
+from ..prompts import PromptMode
+from ..rejections import Rejection
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """A paragraph as a provider sees it: local number, text, section heading path, list label."""
+
+    number: int
+    text: str
+    context: str = ""
+    label: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RuleRequest:
+    """Apply ``rule`` to ``items``.
+
+    ``missing_after`` is set when the document has no clause the rule requires:
+    the number of the item after which one should be inserted. ``parties`` are
+    the document's party names; ``reciprocal`` is document-wide evidence for
+    the rule's reciprocal red flags (flag index → parties doing the same thing).
+    """
+
+    rule: Rule
+    items: tuple[Item, ...]
+    mode: PromptMode = PromptMode.FIRST_RUN
+    missing_after: int | None = None
+    parties: tuple[str, ...] = ()
+    reciprocal: Mapping[int, frozenset[str]] = field(default_factory=dict)
+    prior_rejections: tuple[Rejection, ...] = ()
+    preferences_text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class RawFinding:
+    """A finding as a provider states it, before grounding.
+
+    ``span`` is set by providers that know exactly where the quote is (the
+    offline engine); a model only gives the quote.
+    """
+
+    paragraph: int
+    kind: str
+    quote: str
+    new_text: str = ""
+    comment: str = ""
+    severity: str | None = None
+    confidence: float = 1.0
+    source: str = "model"
+    span: tuple[int, int] | None = None
+
+
+@dataclass(slots=True)
+class Usage:
+    """What calls cost: tokens, money (USD), provider requests made and the retries
+    they needed (HTTP attempts = calls + retries)."""
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
+    calls: int = 0
+    retries: int = 0
+
+    def add(self, other: Usage) -> None:
+        """Accumulate ``other`` into this total."""
+        self.prompt_tokens += other.prompt_tokens
+        self.completion_tokens += other.completion_tokens
+        self.cost_usd += other.cost_usd
+        self.calls += other.calls
+        self.retries += other.retries
+
+
+@dataclass(frozen=True, slots=True)
+class ProviderResponse:
+    """Findings for one request and the usage it incurred."""
+
+    findings: tuple[RawFinding, ...]
+    usage: Usage
+
+
+class ProviderError(Exception):
+    """A provider could not answer: ``code`` for programs (rate_limited, timeout,
+    connection, server_error, bad_request, auth, malformed_output, refused,
+    truncated), ``message`` safe to show to users (never the raw upstream body),
+    and the ``usage`` spent before failing (tokens of a malformed answer are still paid for)."""
+
+    def __init__(self, code: str, message: str, usage: Usage | None = None) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        self.usage = usage or Usage()
+
+
+class Provider(Protocol):
+    """What the pipeline needs from a provider.
+
+    ``identity`` names everything that changes its answers (engine version,
+    model, prompt files) and keys the result cache. ``max_concurrency`` is how
+    many requests may run at once; ``max_batch_chars`` bounds the paragraph
+    text per request (None: no limit).
+    """
+
+    name: str
+    model: str
+    max_concurrency: int
+    max_batch_chars: int | None
+
+    @property
+    def identity(self) -> str: ...
+
+    def analyze(self, request: RuleRequest) -> ProviderResponse: ...

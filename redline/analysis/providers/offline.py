@@ -1,0 +1,81 @@
+"""The offline provider: the playbook applied by the deterministic rule engine.
+
+No network, no model, the same answer every time. Red flags become comments,
+span replacements or insertions; numeric thresholds become replacements in the
+drafter's own style ("ninety (90) days" → "sixty (60) days"); a required
+clause the document lacks becomes an insertion of the rule's suggested
+language after the right section (or a comment when the playbook offers no
+language). Confidence reflects how the finding was made: a number against a
+limit is near-certain, a wording pattern less so.
+"""
+
+from __future__ import annotations
+
+from ..checks import check_rule
+from .base import Item, ProviderResponse, RawFinding, RuleRequest, Usage
+
+ENGINE_VERSION = "offline-rules/1"
+_CONFIDENCE = {"threshold": 0.95, "red_flag": 0.8, "missing": 0.85}
+_LEAD_CHARS = 200
+
+
+class OfflineProvider:
+    """Deterministic rule engine; see the module docstring."""
+
+    name = "offline"
+    model = "rules"
+    max_concurrency = 1
+    max_batch_chars: int | None = None
+
+    @property
+    def identity(self) -> str:
+        """Cache identity: bump ENGINE_VERSION when the engine's answers change."""
+        return ENGINE_VERSION
+
+    def analyze(self, request: RuleRequest) -> ProviderResponse:
+        """Apply the rule to each item, then propose the missing clause if asked."""
+        rule = request.rule
+        findings: list[RawFinding] = []
+        for item in request.items:
+            for hit in check_rule(rule, item.text, parties=request.parties, reciprocal=request.reciprocal):
+                comment = hit.message
+                if hit.kind == "comment" and rule.preferred_position:
+                    comment = f"{comment} Playbook position: {rule.preferred_position}"
+                findings.append(
+                    RawFinding(
+                        paragraph=item.number,
+                        kind=hit.kind,
+                        quote=item.text[hit.start : hit.end],
+                        new_text=hit.new_text,
+                        comment=comment,
+                        severity=hit.severity.value,
+                        confidence=_CONFIDENCE[hit.source],
+                        source=hit.source,
+                        span=(hit.start, hit.end),
+                    )
+                )
+        if request.missing_after is not None:
+            anchor = next(i for i in request.items if i.number == request.missing_after)
+            findings.append(_missing(request, anchor))
+        return ProviderResponse(tuple(findings), Usage(calls=1))
+
+
+def _missing(request: RuleRequest, after: Item) -> RawFinding:
+    rule = request.rule
+    lead = _lead(after.text)
+    summary = rule.guidance.split(". ")[0].rstrip(".") + "." if rule.guidance else ""
+    if rule.suggested_language:
+        comment = f"The contract has no {rule.title.lower()} clause. {summary}".strip()
+        return RawFinding(after.number, "insert", lead, rule.suggested_language, comment, rule.severity.value,
+                          _CONFIDENCE["missing"], "missing", (0, len(lead)))
+    comment = f"The contract has no {rule.title.lower()} clause; the playbook requires one. {summary}".strip()
+    return RawFinding(after.number, "comment", lead, "", comment, rule.severity.value,
+                      _CONFIDENCE["missing"], "missing", (0, len(lead)))
+
+
+def _lead(text: str) -> str:
+    """The paragraph, or its first words when long: the quote that locates an insertion."""
+    if len(text) <= _LEAD_CHARS:
+        return text
+    cut = text.rfind(" ", 0, _LEAD_CHARS)
+    return text[: cut if cut > 0 else _LEAD_CHARS]

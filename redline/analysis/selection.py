@@ -1,0 +1,99 @@
+"""Which paragraphs a rule applies to, whether its clause exists, and where a missing one goes.
+
+Selection is cheap and deterministic, and it decides what a model is shown, so
+it errs towards inclusion: a paragraph is selected when its own wording is of
+the rule's category, when it sits under a heading of that category, when it
+contains one of the rule's keywords, or when one of the rule's red flags
+matches it (a red flag applies wherever it appears). Headings are never
+selected. A definition is selected only through a keyword or red flag: terms
+such as a renewal period are often set in the definitions, but a definition
+mentioning "liabilities" is not a liability clause.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from .categories import Category
+from .document import Document
+from .playbook import Rule, compile_pattern, flag_regex, party_pattern
+from .prefilter import Matcher, matcher
+
+
+@lru_cache(maxsize=1024)
+def _keywords(keywords: tuple[str, ...]) -> Matcher | None:
+    if not keywords:
+        return None
+    words = sorted(keywords, key=len, reverse=True)
+    alternation = "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in words)
+    return matcher(re.compile(r"\b(?:" + alternation + r")", re.IGNORECASE))
+
+
+def select_clauses(doc: Document, rule: Rule) -> list[int]:
+    """Indices of the clauses ``rule`` applies to, in document order."""
+    keywords = _keywords(rule.keywords)
+    alternation = party_pattern(doc.parties)
+    everything = doc.lowered_all
+    flags = [m for f in rule.red_flags if (m := matcher(flag_regex(f, alternation))).possible(everything)]
+    if keywords is not None and not keywords.possible(everything):
+        keywords = None
+    out = []
+    for i, clause in enumerate(doc.clauses):
+        if doc.is_heading[i]:
+            continue
+        own, text, lower = doc.categories[i], clause.text, doc.lowered[i]
+        if (
+            (Category.DEFINITIONS not in own and (rule.category in own or rule.category in doc.section_categories[i]))
+            or (keywords is not None and keywords.search(text, lower))
+            or any(m.search(text, lower) for m in flags)
+        ):
+            out.append(i)
+    return out
+
+
+def rule_present(doc: Document, rule: Rule, selected: list[int]) -> bool:
+    """Whether the document has a clause that satisfies a required rule.
+
+    With ``detect`` patterns, any body clause matching one counts; otherwise a
+    selected clause whose own wording is of the rule's category or contains a
+    keyword. Headings and definitions never count: a heading "Limitation of
+    Liability" over unrelated text, or a defined term, is not the clause.
+    """
+    if rule.detect:
+        patterns = [matcher(compile_pattern(p)) for p in rule.detect]
+        candidates = range(len(doc.clauses))
+    else:
+        patterns = []
+        candidates = selected
+    keywords = _keywords(rule.keywords)
+    for i in candidates:
+        if doc.is_heading[i] or Category.DEFINITIONS in doc.categories[i]:
+            continue
+        text, lower = doc.clauses[i].text, doc.lowered[i]
+        if patterns:
+            if any(m.search(text, lower) for m in patterns):
+                return True
+        elif rule.category in doc.categories[i] or (keywords is not None and keywords.search(text, lower)):
+            return True
+    return False
+
+
+def insertion_point(doc: Document, rule: Rule) -> int:
+    """Where a missing clause goes: after the last paragraph of the first section
+    headed for the rule's category, else after the last body paragraph before the
+    signature block."""
+    for h, is_heading in enumerate(doc.is_heading):
+        if is_heading and rule.category in doc.categories[h]:
+            end = doc.section_end(h)
+            while end > h and _table_or_caption(doc, end):
+                end -= 1
+            return end
+    return doc.body_end
+
+
+def _table_or_caption(doc: Document, i: int) -> bool:
+    """A table cell, or the paragraph introducing a table: text inserted after either
+    would land inside or above the table."""
+    clauses = doc.clauses
+    return clauses[i].in_table or (i + 1 < len(clauses) and clauses[i + 1].in_table)

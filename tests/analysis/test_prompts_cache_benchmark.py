@@ -1,0 +1,76 @@
+"""Prompt routing and rendering, the in-memory cache, and the offline speed target."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from redline.analysis.benchmark import benchmark_offline
+from redline.analysis.cache import MemoryCache
+from redline.analysis.prompts import (
+    PROMPT_FILES,
+    PromptMode,
+    load_prompt,
+    number_paragraphs,
+    render,
+    rule_prompt,
+    system_prompt,
+)
+from redline.analysis.rejections import Rejection
+
+from .conftest import ROOT
+
+
+def test_mode_picks_the_prompt_file_without_conditionals_in_the_prompts():
+    first = system_prompt(PromptMode.FIRST_RUN)
+    rerun = system_prompt(PromptMode.RERUN, prior_rejections=[Rejection("COMMENT", comment_text="Drop this.")],
+                          preferences_text="Prefer 45 days.")
+    assert "first review" in first and "reviewed before" not in first
+    assert "reviewed before" in rerun and "Drop this." in rerun and "Prefer 45 days." in rerun
+    assert "(No preferences recorded yet)" in system_prompt(PromptMode.RERUN)
+    for name in PROMPT_FILES:  # routing is code's job: no prompt branches on the mode
+        text = load_prompt(name).lower()
+        assert "if this is a re-run" not in text and "if first run" not in text
+
+
+def test_rendering_refuses_missing_values():
+    with pytest.raises(KeyError):
+        render("rerun", output_rules="x")
+    with pytest.raises(KeyError):
+        load_prompt("../secrets")
+
+
+def test_rule_prompt_lists_the_playbook_and_numbers_paragraphs(playbook):
+    rule = playbook.rule("late-payment")
+    paragraphs = number_paragraphs([(1, "Interest accrues at 2% per month.", "6 Payment", "6.2"), (2, "Second.", "", None)])
+    text = rule_prompt(rule, paragraphs, missing_after=2)
+    assert "[1] (in: 6 Payment · numbered 6.2)\nInterest accrues at 2% per month." in text
+    assert "[2]\nSecond." in text
+    assert "late interest rate <= 1.5 percent per month" in text
+    assert "(should be flagged) Overdue amounts shall bear interest" in text
+    assert "paragraph [2]" in text
+
+
+def test_memory_cache_expires_and_evicts():
+    now = [0.0]
+    cache = MemoryCache(max_entries=2, clock=lambda: now[0])
+    cache.set("a", 1, ttl=10)
+    cache.set_many({"b": [2], "c": {"x": 3}})
+    assert cache.get("a") is None and len(cache) == 2  # least recently used went first
+    assert cache.get_many(["b", "c", "z"]) == {"b": [2], "c": {"x": 3}}
+    cache.set("d", 4, ttl=5)
+    now[0] = 5.0
+    assert cache.get("d") is None and cache.get("c") == {"x": 3}
+
+
+@pytest.mark.slow
+def test_offline_review_of_a_100_page_contract_meets_the_speed_target(tmp_path):
+    out = tmp_path / "c100.docx"
+    subprocess.run([sys.executable, str(ROOT / "tests/support/make_contract.py"), "--pages", "100", "-o", str(out)],
+                   check=True, capture_output=True)
+    report = benchmark_offline(out.read_bytes(), repeats=3)
+    assert report["paragraphs"] > 3000 and report["suggestions"] > 50
+    assert report["total_s"] <= 3.0, report
+    assert report["rerun_provider_calls"] == 0 and report["rerun_s"] <= 1.0, report
