@@ -77,7 +77,11 @@ def version_upload_to(instance: DocumentVersion, filename: str) -> str:
 
 
 class DocumentVersion(models.Model):
-    """One uploaded file, stored byte for byte as received, addressed by its SHA-256."""
+    """One uploaded file, stored byte for byte as received, addressed by its SHA-256.
+
+    For the add-in's JSON paragraphs the file is a .docx built from them (so every
+    engine works on the same kind of input) and ``payload`` keeps what was sent.
+    """
 
     document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="versions")
     file = models.FileField(upload_to=version_upload_to, max_length=300)
@@ -87,6 +91,8 @@ class DocumentVersion(models.Model):
     uploaded_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
     created_at = models.DateTimeField(auto_now_add=True)
     paragraph_count = models.PositiveIntegerField(null=True, blank=True)
+    source = models.CharField(max_length=16, default="docx", help_text="docx (uploaded file) or paragraphs (add-in)")
+    payload = models.JSONField(null=True, blank=True, help_text="the add-in's paragraphs exactly as sent")
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["document", "sha256"], name="uniq_version_sha")]

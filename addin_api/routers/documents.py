@@ -4,14 +4,21 @@ from django.conf import settings
 from django.http import FileResponse, HttpRequest
 from ninja import File, Form, Router, Status
 from ninja.files import UploadedFile
+from pydantic import ValidationError as PydanticValidationError
 
 from redline import selectors
 from redline.errors import ApplicationError
-from redline.models import Document
-from redline.services.documents import document_version_create
+from redline.models import Document, DocumentVersion
+from redline.services.documents import (
+    document_version_create,
+    document_version_from_paragraphs,
+    document_version_read,
+    docx_read,
+)
 
 from ..schemas.common import ErrorOut
 from ..schemas.documents import DocumentOut, DocumentUploadOut
+from ..schemas.documents_in import ParagraphsIn
 
 router = Router(tags=["documents"])
 
@@ -28,23 +35,62 @@ def _document_out(document: Document) -> dict:
     }
 
 
-@router.post("", response={201: DocumentUploadOut, 200: DocumentUploadOut, 413: ErrorOut, 422: ErrorOut})
-def upload_document(
-    request: HttpRequest, file: File[UploadedFile], title: Form[str] = ""
-) -> Status:
-    """Upload a .docx. Stored unchanged; re-uploading the same bytes returns the existing version (200)."""
-    if file.size is not None and file.size > settings.REDLINE_MAX_UPLOAD_BYTES:
-        raise ApplicationError("too_large", "The file is larger than the upload limit.", status=413,
-                               detail={"limit": settings.REDLINE_MAX_UPLOAD_BYTES})
-    version, job, created = document_version_create(
-        workspace=request.auth.workspace,
-        data=file.read(),
-        filename=file.name or "document.docx",
-        uploaded_by=request.auth.user,
-        title=title,
-    )
-    body = {"document": _document_out(version.document), "version": version, "job_id": job.pk, "created": created}
-    return Status(201 if created else 200, body)
+UPLOAD_OPENAPI = {
+    "requestBody": {
+        "content": {
+            "multipart/form-data": {
+                "schema": {"type": "object", "required": ["file"],
+                           "properties": {"file": {"type": "string", "format": "binary"}, "title": {"type": "string"}}}
+            },
+            "application/json": {"schema": ParagraphsIn.model_json_schema()},
+        }
+    }
+}
+
+
+@router.post("", response={201: DocumentUploadOut, 200: DocumentUploadOut, 413: ErrorOut, 422: ErrorOut},
+             openapi_extra=UPLOAD_OPENAPI)
+def upload_document(request: HttpRequest, file: File[UploadedFile] = None, title: Form[str] = "") -> Status:
+    """Upload a .docx (multipart), or the add-in's paragraphs as JSON ``{title, doc_id, paragraphs}``.
+
+    The file is stored unchanged; the same content again returns the existing version (200).
+    """
+    membership = request.auth
+    if request.content_type == "application/json":
+        body = _paragraphs_body(request)
+        version, job, created = document_version_from_paragraphs(
+            workspace=membership.workspace, paragraphs=[p.dict() for p in body.paragraphs], doc_id=body.doc_id,
+            title=body.title, uploaded_by=membership.user,
+        )
+    else:
+        if file is None:
+            raise ApplicationError("validation_error", "Send a .docx as multipart field `file`, or JSON paragraphs.",
+                                   status=422)
+        if file.size is not None and file.size > settings.REDLINE_MAX_UPLOAD_BYTES:
+            raise ApplicationError("too_large", "The file is larger than the upload limit.", status=413,
+                                   detail={"limit": settings.REDLINE_MAX_UPLOAD_BYTES})
+        version, job, created = document_version_create(
+            workspace=membership.workspace, data=file.read(), filename=file.name or "document.docx",
+            uploaded_by=membership.user, title=title,
+        )
+    body_out = {"document": _document_out(version.document), "version": version, "job_id": job.pk,
+                "created": created, "anchors": _anchors(version)}
+    return Status(201 if created else 200, body_out)
+
+
+def _paragraphs_body(request: HttpRequest) -> ParagraphsIn:
+    try:
+        return ParagraphsIn.model_validate_json(request.body)
+    except PydanticValidationError as exc:
+        errors = [{"loc": list(e["loc"]), "msg": e["msg"], "type": e["type"]} for e in exc.errors()]
+        raise ApplicationError("validation_error", "The request is not valid.", status=422,
+                               detail={"errors": errors}) from None
+
+
+def _anchors(version: DocumentVersion) -> list[str]:
+    """The anchors of the version's paragraphs, in document order (what results will be keyed to)."""
+    read = docx_read(document_version_read(version=version))
+    return [p.anchor for p in read.paragraphs if p.anchor]
 
 
 @router.get("", response=list[DocumentOut])

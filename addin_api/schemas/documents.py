@@ -12,6 +12,7 @@ class DocumentVersionOut(Schema):
     size: int
     created_at: datetime
     paragraph_count: int | None
+    source: str
 
 
 class DocumentOut(Schema):
@@ -27,3 +28,4 @@ class DocumentUploadOut(Schema):
     version: DocumentVersionOut
     job_id: int
     created: bool
+    anchors: list[str]  # the paragraphs' anchors in document order: results are keyed to these

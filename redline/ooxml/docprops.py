@@ -35,19 +35,20 @@ def get_doc_id(pkg: Package) -> str | None:
     return text or None
 
 
-def ensure_doc_id(pkg: Package, *, seed: bytes) -> str:
+def ensure_doc_id(pkg: Package, *, seed: bytes, value: str | None = None) -> str:
     """Return the document's ``RedlineDocID``, adding one if missing.
 
     A new id is 16 uppercase hex characters derived from ``seed`` (the input's
     bytes or their hash), so processing the same file twice gives the same id;
-    callers that want a fresh identity for identical bytes pass their own seed.
+    callers that want a fresh identity for identical bytes pass their own seed,
+    and callers that already know the id (the add-in sent it) pass ``value``.
     The custom-properties part, its content type and the package relationship
     are created when missing.
     """
     existing = get_doc_id(pkg)
     if existing:
         return existing
-    doc_id = hashlib.sha256(b"RedlineDocID\0" + seed).hexdigest()[:16].upper()
+    doc_id = value or hashlib.sha256(b"RedlineDocID\0" + seed).hexdigest()[:16].upper()
     root = _custom_root(pkg)
     stale = _find_property(pkg)
     if stale is not None:  # present but empty: replace it in place

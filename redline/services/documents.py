@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import secrets
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -10,11 +11,13 @@ from django.core.files.base import ContentFile
 from django.db import IntegrityError, transaction
 
 from .. import selectors
+from ..analysis.clauses import clauses_from_json
 from ..errors import ApplicationError
 from ..jobs import job_create
 from ..models import Document, DocumentVersion, Job, Workspace
 from ..ooxml.errors import DocxError
 from ..ooxml.paragraphs import ReadResult, read_document
+from ..ooxml.synthetic import PlainParagraph, docx_from_paragraphs
 from ..progress import ProgressCallback
 
 DOCX_ERROR_STATUS = {"too_large": 413}
@@ -29,7 +32,13 @@ def docx_read(data: bytes) -> ReadResult:
 
 
 def document_version_create(
-    *, workspace: Workspace, data: bytes, filename: str, uploaded_by: AbstractBaseUser | None, title: str = ""
+    *,
+    workspace: Workspace,
+    data: bytes,
+    filename: str,
+    uploaded_by: AbstractBaseUser | None,
+    title: str = "",
+    payload: list[dict[str, Any]] | None = None,
 ) -> tuple[DocumentVersion, Job, bool]:
     """Store an uploaded .docx byte for byte and queue its ingestion.
 
@@ -53,7 +62,8 @@ def document_version_create(
                 title=(title or filename.rsplit(".", 1)[0] or "Untitled")[:300],
             )
         version = DocumentVersion(
-            document=document, filename=filename[:255], sha256=sha256, size=len(data), uploaded_by=uploaded_by
+            document=document, filename=filename[:255], sha256=sha256, size=len(data), uploaded_by=uploaded_by,
+            source="paragraphs" if payload is not None else "docx", payload=payload,
         )
         version.file.save(f"{sha256}.docx", ContentFile(data), save=False)
         try:
@@ -92,3 +102,34 @@ def document_version_ingest(job: Job, progress: ProgressCallback) -> dict[str, A
     version.save(update_fields=["paragraph_count"])
     progress("stage", {"stage": "read", "paragraphs": count})
     return {"paragraphs": count, "sha256": version.sha256}
+
+
+def document_version_from_paragraphs(
+    *,
+    workspace: Workspace,
+    paragraphs: list[dict[str, Any]],
+    doc_id: str | None,
+    title: str,
+    uploaded_by: AbstractBaseUser | None,
+) -> tuple[DocumentVersion, Job, bool]:
+    """A version from the add-in's live-document paragraphs ``[{anchor, text, style, …}]``.
+
+    The paragraphs become a small anchored .docx (same engines downstream); the
+    ``RedlineDocID`` the add-in read from the document links it to earlier runs.
+    """
+    try:
+        clauses_from_json(paragraphs)  # the engine's own validation, with the index of a bad item
+        items = [PlainParagraph(p["anchor"], p["text"], _style_id(p)) for p in paragraphs]
+        data = docx_from_paragraphs(items, doc_id=doc_id or secrets.token_hex(8).upper())
+    except ValueError as exc:
+        raise ApplicationError("invalid_paragraphs", str(exc), status=422) from None
+    except DocxError as exc:
+        raise ApplicationError(exc.code, exc.message, status=422) from None
+    return document_version_create(workspace=workspace, data=data, filename=f"{title or 'document'}.docx",
+                                   uploaded_by=uploaded_by, title=title, payload=paragraphs)
+
+
+def _style_id(paragraph: dict[str, Any]) -> str | None:
+    """Office.js reports built-in styles as "Heading 1"; their style ids drop the spaces."""
+    style = paragraph.get("style_id") or paragraph.get("style") or ""
+    return style.replace(" ", "") or None

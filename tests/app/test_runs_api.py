@@ -99,3 +99,54 @@ def test_unknown_provider_and_missing_playbook_are_clear_errors(alice, simple_do
     playbook_default_install(workspace=alice.workspace)
     bad = alice.api().post(url, {"provider": "magic"}, content_type="application/json")
     assert bad.status_code == 422 and bad.json()["code"] == "validation_error"
+
+
+PARAGRAPHS = [
+    {"anchor": "_RL_00000000000a", "text": "5. Payment", "style": "Heading 1"},
+    {"anchor": "_RL_00000000000b", "text": "The Customer shall pay each invoice within ninety (90) days of receipt."},
+    {"anchor": "_RL_00000000000c", "text": "The Supplier's liability shall be unlimited."},
+]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_add_in_paragraphs_are_reviewed_and_patched_by_anchor(alice, tmp_path):
+    playbook_default_install(workspace=alice.workspace)
+    body = {"title": "Live doc", "doc_id": "0123456789ABCDEF", "paragraphs": PARAGRAPHS}
+    up = alice.api().post("/api/documents", body, content_type="application/json")
+    assert up.status_code == 201, up.content
+    assert up.json()["anchors"] == [p["anchor"] for p in PARAGRAPHS]
+    assert up.json()["document"]["doc_id"] == "0123456789ABCDEF"
+    assert up.json()["version"]["source"] == "paragraphs"
+    again = alice.api().post("/api/documents", body, content_type="application/json")
+    assert again.status_code == 200 and again.json()["version"]["id"] == up.json()["version"]["id"]
+
+    run = alice.api().post(f"/api/documents/{up.json()['document']['id']}/runs", {},
+                           content_type="application/json").json()
+    assert in_process_worker().wait_idle(60)
+    suggestions = alice.api().get(f"/api/runs/{run['id']}/suggestions").json()
+    payment = [s for s in suggestions if s["anchor"] == "_RL_00000000000b" and s["kind"] == "replace"]
+    assert payment and "sixty (60) days" in payment[0]["new_text"]
+    assert payment[0]["patch"] and "_RL_00000000000b" in payment[0]["patch"]
+    docx = alice.api().get(f"/api/runs/{run['id']}/redline.docx").content
+    out = tmp_path / "live.docx"
+    out.write_bytes(docx)
+    assert oracles.pandoc_text(out, "reject") == [p["text"] for p in PARAGRAPHS]
+    assert any("sixty (60) days" in line for line in oracles.pandoc_text(out, "accept"))
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("body", "code"), [
+    ({"paragraphs": []}, "validation_error"),
+    ({"paragraphs": [{"anchor": "p1", "text": "x"}]}, "validation_error"),
+    ({"paragraphs": [{"anchor": "_RL_00000000000a", "text": "x"}] * 2}, "invalid_paragraphs"),
+    ({"doc_id": "zz", "paragraphs": [{"anchor": "_RL_00000000000a", "text": "x"}]}, "validation_error"),
+])
+def test_bad_paragraph_payloads_are_422(alice, body, code):
+    resp = alice.api().post("/api/documents", body, content_type="application/json")
+    assert resp.status_code == 422 and resp.json()["code"] == code, resp.content
+
+
+@pytest.mark.django_db
+def test_malformed_json_is_422(alice):
+    resp = alice.api().post("/api/documents", b"{not json", content_type="application/json")
+    assert resp.status_code == 422 and resp.json()["code"] == "validation_error"
