@@ -14,8 +14,13 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from redline.ooxml.errors import DocxError
+
+if TYPE_CHECKING:
+    from redline.retrieval.embeddings import Embedder
+    from redline.retrieval.graph import ContractGraph
 
 CommandAdder = Callable[[argparse._SubParsersAction], None]
 _COMMANDS: list[CommandAdder] = []
@@ -73,6 +78,155 @@ def run_read(args: argparse.Namespace) -> int:
         Path(args.sidecar).write_text(sidecar + "\n", encoding="utf-8")
     if args.out_bookmarked and result.docx is not None:
         Path(args.out_bookmarked).write_bytes(result.docx)
+    return EXIT_OK
+
+
+# -- apply-ops -----------------------------------------------------------------
+@command
+def add_apply_ops(sub: argparse._SubParsersAction) -> None:
+    """``redline apply-ops``: write ops as tracked changes and comments."""
+    p = sub.add_parser("apply-ops", help="apply ops.json to an anchored .docx as tracked changes and comments")
+    p.add_argument("--input", required=True, help="anchored .docx (from `redline read`)")
+    p.add_argument("--ops", required=True, help='ops.json: {"meta": {...}, "ops": [...]}')
+    p.add_argument("--out-redline", required=True, help="write the redlined .docx here")
+    p.add_argument("--log", help="write one JSON line per op (applied or skipped, with the reason)")
+    p.add_argument("--comment-ids-map", help="write the known entries (comment_ids_map.json) here")
+    p.add_argument("--author", help='revision and comment author (default: meta.author, else "Redline AI")')
+    p.set_defaults(handler=run_apply_ops)
+
+
+def run_apply_ops(args: argparse.Namespace) -> int:
+    """Apply the ops and write the redline, the log and the map."""
+    from redline.ooxml.ops import DEFAULT_AUTHOR, parse_ops
+    from redline.ooxml.writer import redline_document
+
+    meta, ops = parse_ops(read_input(args.ops))
+    meta_author = meta.get("author") if isinstance(meta.get("author"), str) else None
+    out = redline_document(read_input(args.input), ops, author=args.author or meta_author or DEFAULT_AUTHOR)
+    Path(args.out_redline).write_bytes(out.docx)
+    if args.log:
+        lines = (json.dumps(r.to_log(), ensure_ascii=False) + "\n" for r in out.results)
+        Path(args.log).write_text("".join(lines), encoding="utf-8")
+    if args.comment_ids_map:
+        mapping = json.dumps(out.comment_ids_map(), ensure_ascii=False, indent=2)
+        Path(args.comment_ids_map).write_text(mapping + "\n", encoding="utf-8")
+    return EXIT_OK
+
+
+# -- bench -----------------------------------------------------------------------
+@command
+def add_bench(sub: argparse._SubParsersAction) -> None:
+    """``redline bench``: time reading and writing on generated contracts."""
+    p = sub.add_parser("bench", help="benchmark read and apply-ops on generated contracts (whole processes)")
+    p.add_argument("--pages", default="10,100,300", help="comma-separated contract sizes in pages")
+    p.add_argument("--repeat", type=int, default=5, help="runs per measurement (median reported)")
+    p.add_argument("--workdir", default="bench-out", help="where generated contracts and outputs go")
+    p.set_defaults(handler=run_bench)
+
+
+def run_bench(args: argparse.Namespace) -> int:
+    """Generate contracts once, then run each measurement as fresh processes."""
+    from redline.bench import run
+
+    try:
+        pages = [int(x) for x in args.pages.split(",") if x.strip()]
+    except ValueError:
+        raise InputError("bad_arguments", f"--pages must be comma-separated integers, not {args.pages!r}") from None
+    if not pages or min(pages) < 1 or args.repeat < 1:
+        raise InputError("bad_arguments", "--pages and --repeat must be positive")
+    run(pages, repeat=args.repeat, workdir=Path(args.workdir), out=sys.stdout)
+    return EXIT_OK
+
+
+# -- ask ------------------------------------------------------------------------------
+@command
+def add_ask(sub: argparse._SubParsersAction) -> None:
+    """``redline ask``: answer a question from a contract with verified quotes."""
+    p = sub.add_parser("ask", help="ask a contract a question: extractive answer with verified citations")
+    p.add_argument("--input", required=True, help=".docx (or .txt) contract")
+    p.add_argument("question", help="the question")
+    p.add_argument("--backend", default="hashing", choices=["hashing", "local"], help="embedding backend")
+    p.add_argument("--json", action="store_true", help="print the answer, citations and passages as JSON")
+    p.set_defaults(handler=run_ask)
+
+
+def run_ask(args: argparse.Namespace) -> int:
+    """Build the contract graph, retrieve and answer."""
+    from redline.retrieval.ask import ask
+    from redline.retrieval.search import SearchIndex
+
+    graph = _load_graph(args.input)
+    answer = ask(SearchIndex(graph, _embedder(args.backend)), args.question)
+    if args.json:
+        print(json.dumps(answer.to_dict(), ensure_ascii=False, indent=1))
+        return EXIT_OK
+    print(answer.text)
+    for n, c in enumerate(answer.citations, start=1):
+        print(f"[{n}] {c.anchor} {c.section or ''}".rstrip())
+    return EXIT_OK
+
+
+def _load_graph(path: str) -> ContractGraph:
+    from redline.ooxml.paragraphs import read_document
+    from redline.retrieval.graph import ContractGraph
+
+    data = read_input(path)
+    if path.lower().endswith(".txt"):
+        try:
+            return ContractGraph.from_text(data.decode("utf-8"))
+        except UnicodeDecodeError:
+            raise InputError("unreadable_input", f"{path} is not UTF-8 text") from None
+    return ContractGraph.from_paragraphs(read_document(data, anchor=True).paragraphs)
+
+
+def _embedder(backend: str, client: object | None = None) -> Embedder:
+    from redline.retrieval.embeddings import EmbeddingUnavailable, make_embedder
+
+    try:
+        return make_embedder(backend, client=client)
+    except EmbeddingUnavailable as exc:
+        raise InputError("backend_unavailable", str(exc)) from None
+
+
+# -- retrieval-bench ---------------------------------------------------------------------
+@command
+def add_retrieval_bench(sub: argparse._SubParsersAction) -> None:
+    """``redline retrieval-bench``: run the retriever over the EngramDB CUAD multi-hop set."""
+    p = sub.add_parser("retrieval-bench", help="write ranked span predictions for the EngramDB CUAD benchmark")
+    p.add_argument("--data", required=True, help="benchmark folder (holds multihop_qa_dataset.json)")
+    p.add_argument("--out", required=True, help="predictions JSONL to write")
+    p.add_argument("--backend", default="hashing", choices=["hashing", "local", "openai"], help="embedding backend")
+    p.add_argument("--k", type=int, default=15, help="passages per question (default 15)")
+    p.add_argument("--max-chars", type=int, default=None, help="character budget per question")
+    p.add_argument("--unit-chars", type=int, default=None,
+                   help="keep a section whole (with its subsections) up to this size (default 1500)")
+    p.set_defaults(handler=run_retrieval_bench)
+
+
+def run_retrieval_bench(args: argparse.Namespace) -> int:
+    """Predict for every question and write the JSONL; timings go to stderr."""
+    from redline.retrieval.bench import BenchTimings, load_dataset, predict
+    from redline.retrieval.search import UNIT_CHARS
+
+    data = Path(args.data)
+    try:
+        dataset = load_dataset(data)
+    except (OSError, ValueError) as exc:
+        raise InputError("unreadable_input", f"cannot read the benchmark in {data}: {exc}") from None
+    client = None
+    if args.backend == "openai":
+        import openai
+
+        client = openai.OpenAI()
+    embedder = _embedder(args.backend, client)
+    with Path(args.out).open("w", encoding="utf-8") as out:
+        for row in predict(dataset, embedder, k=args.k, max_chars=args.max_chars,
+                           unit_chars=args.unit_chars or UNIT_CHARS):
+            if isinstance(row, BenchTimings):
+                print(f"{row.questions} questions over {row.contracts} contracts: graph+index "
+                      f"{row.build_seconds:.1f}s, search {row.search_seconds:.1f}s", file=sys.stderr)
+            else:
+                out.write(json.dumps(row) + "\n")
     return EXIT_OK
 
 

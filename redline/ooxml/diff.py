@@ -60,7 +60,27 @@ def diff_text(old: str, new: str) -> list[Hunk]:
         if tag == "equal":
             continue
         hunks.append(Hunk(a_pos[i1], a_pos[i2], new[b_pos[j1]:b_pos[j2]]))
-    return hunks
+    return _words_then_space(old, hunks)
+
+
+def _words_then_space(old: str, hunks: list[Hunk]) -> list[Hunk]:
+    """Shift a pure insertion or deletion that starts with whitespace past the
+    same whitespace, so it reads "[promptly ]" (a word and its space, as Word
+    deletes a double-clicked word) rather than "[ promptly]"; same text either way."""
+    out: list[Hunk] = []
+    for k, h in enumerate(hunks):
+        changed = old[h.start:h.end] if h.end > h.start else h.text
+        pure = h.start == h.end or not h.text
+        ws = changed[: len(changed) - len(changed.lstrip())]
+        limit = hunks[k + 1].start if k + 1 < len(hunks) else len(old) + 1
+        if pure and ws and ws != changed and old.startswith(ws, h.end) and h.end + len(ws) < limit:
+            shift = len(ws)
+            if h.text:
+                h = Hunk(h.start + shift, h.end + shift, h.text[shift:] + ws)
+            else:
+                h = Hunk(h.start + shift, h.end + shift, "")
+        out.append(h)
+    return out
 
 
 def apply_hunks(old: str, hunks: list[Hunk]) -> str:

@@ -26,6 +26,10 @@ NSMAP: dict[str, str] = {
     "pkg": "http://schemas.microsoft.com/office/2006/xmlPackage",
 }
 
+# ``xml:space`` (the XML namespace is implicit, so it is not in NSMAP): w:t and
+# w:delText need ``preserve`` to keep leading, trailing or repeated spaces.
+XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
+
 # Namespace URIs used by Strict OOXML (ISO/IEC 29500 strict); we detect and refuse them.
 STRICT_W_NS = "http://purl.oclc.org/ooxml/wordprocessingml/main"
 

@@ -291,10 +291,8 @@ def _merge_with_next(p: etree._Element) -> None:
     mark (there is nothing to join), as Word does for the last paragraph of a
     cell or of the document.
     """
-    nxt = p.getnext()
-    while nxt is not None and nxt.tag in _BETWEEN_PARAGRAPHS:
-        nxt = nxt.getnext()
-    if nxt is None or nxt.tag != _P:
+    nxt = next_paragraph(p)
+    if nxt is None:
         return
     ppr = nxt.find(_P_PR)
     at = 1 if ppr is not None and nxt.index(ppr) == 0 else 0
@@ -306,9 +304,43 @@ def _merge_with_next(p: etree._Element) -> None:
     p.getparent().remove(p)
 
 
-def is_paragraph_mark_revision(el: etree._Element) -> bool:
-    """True for ``w:pPr/w:rPr/w:ins|w:del|w:moveFrom|w:moveTo`` (a tracked paragraph mark)."""
-    parent = el.getparent()
-    return el.tag in _MARK_TAGS and parent is not None and parent.tag == _R_PR and (
-        parent.getparent() is not None and parent.getparent().tag == _P_PR
-    )
+def next_paragraph(p: etree._Element) -> etree._Element | None:
+    """The paragraph right after ``p`` in its container, or None when the next
+    block is a table, a content control or the end of the container (range
+    markers between the two are skipped)."""
+    nxt = p.getnext()
+    while nxt is not None and nxt.tag in _BETWEEN_PARAGRAPHS:
+        nxt = nxt.getnext()
+    return nxt if nxt is not None and nxt.tag == _P else None
+
+
+def track_paragraph_mark(p: etree._Element, revision: etree._Element) -> None:
+    """Mark ``p``'s paragraph mark inserted or deleted (``w:pPr/w:rPr/w:ins|w:del``).
+
+    Creates ``w:pPr`` and its ``w:rPr`` where missing, in schema order (the mark's
+    ``w:rPr`` comes before ``w:sectPr`` and ``w:pPrChange``; the tracked-mark
+    elements come first inside it, ``w:ins`` before ``w:del``).
+    """
+    ppr = p.find(_P_PR)
+    if ppr is None:
+        ppr = etree.Element(_P_PR)
+        p.insert(0, ppr)
+    rpr = ppr.find(_R_PR)
+    if rpr is None:
+        rpr = etree.Element(_R_PR)
+        later = next((c for c in ppr if c.tag in (_SECT_PR, PPR_CHANGE)), None)
+        if later is not None:
+            later.addprevious(rpr)
+        else:
+            ppr.append(rpr)
+    order = _MARK_TAGS.index(revision.tag)
+    at = 0
+    while at < len(rpr) and rpr[at].tag in _MARK_TAGS and _MARK_TAGS.index(rpr[at].tag) < order:
+        at += 1
+    rpr.insert(at, revision)
+
+
+def paragraph_mark_revisions(p: etree._Element) -> list[etree._Element]:
+    """The tracked-mark elements of ``p`` (inserted, deleted or moved mark)."""
+    rpr = p.find(f"{_P_PR}/{_R_PR}")
+    return [] if rpr is None else [c for c in rpr if c.tag in _MARK_TAGS]

@@ -1,0 +1,68 @@
+"""Token-level diff: words, numbers, whitespace and punctuation; never characters."""
+
+from __future__ import annotations
+
+import itertools
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from redline.ooxml.diff import Hunk, apply_hunks, diff_text, tokenize
+
+
+def test_tokens_are_words_numbers_spaces_and_single_punctuation():
+    assert tokenize("The Supplier's fee is USD 1,000,000 (net).") == [
+        "The", " ", "Supplier's", " ", "fee", " ", "is", " ", "USD", " ", "1,000,000", " ", "(", "net", ")", ".",
+    ]
+    assert tokenize("a  \tb") == ["a", "  \t", "b"]
+
+
+def test_three_changed_words_are_three_small_hunks_not_a_paragraph_replacement():
+    old = "The Supplier shall pay each invoice within thirty (30) days of receipt of a valid invoice."
+    new = "The Supplier shall pay each invoice within sixty (60) days of receipt of a correct invoice."
+    hunks = diff_text(old, new)
+    assert hunks == [
+        Hunk(old.index("thirty"), old.index("thirty") + 6, "sixty"),
+        Hunk(old.index("30"), old.index("30") + 2, "60"),
+        Hunk(old.index("valid"), old.index("valid") + 5, "correct"),
+    ]
+
+
+def test_whole_words_are_replaced_never_letters():
+    assert diff_text("The Buyer agrees.", "The Buyers agree.") == [Hunk(4, 16, "Buyers agree")]
+    assert diff_text("USD 1,000,000 cap", "USD 2,000,000 cap") == [Hunk(4, 13, "2,000,000")]
+
+
+def test_a_lone_space_between_two_changes_is_folded_into_one_change():
+    assert diff_text("the Supplier shall pay", "the Customer must pay") == [Hunk(4, 18, "Customer must")]
+
+
+def test_longer_kept_text_between_changes_stays_kept():
+    hunks = diff_text("alpha beta gamma delta epsilon", "ALPHA beta gamma delta EPSILON")
+    assert [(h.start, h.end) for h in hunks] == [(0, 5), (23, 30)]
+
+
+def test_pure_insertion_and_deletion_and_identity():
+    assert diff_text("pay within 30 days", "pay within 30 calendar days") == [Hunk(14, 14, "calendar ")]
+    assert diff_text("pay promptly within 30 days", "pay within 30 days") == [Hunk(4, 13, "")]
+    assert diff_text("same", "same") == []
+    assert diff_text("", "new text") == [Hunk(0, 0, "new text")]
+
+
+_WORDS = st.sampled_from(["the", "Supplier", "shall", "pay", "30", "1,000", "days", "(", ")", ",", ".", "Section",
+                          "4.2", "’s", "not", "fee"])
+_SPACE = st.sampled_from([" ", "  ", "\t", ""])
+_TEXT = st.lists(st.tuples(_WORDS, _SPACE), max_size=25).map(lambda xs: "".join(w + s for w, s in xs))
+
+
+@settings(max_examples=300, deadline=None)
+@given(_TEXT, _TEXT)
+def test_hunks_always_rebuild_the_new_text_and_cut_only_at_token_edges(old, new):
+    hunks = diff_text(old, new)
+    assert apply_hunks(old, hunks) == new
+    edges = {0}
+    for token in tokenize(old):
+        edges.add(max(edges) + len(token))
+    for h in hunks:
+        assert h.start in edges and h.end in edges
+    assert all(a.end < b.start for a, b in itertools.pairwise(hunks))
