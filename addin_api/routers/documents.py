@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.http import FileResponse, HttpRequest
 from ninja import File, Form, Router, Status
@@ -9,12 +11,9 @@ from pydantic import ValidationError as PydanticValidationError
 from redline import selectors
 from redline.errors import ApplicationError
 from redline.models import Document, DocumentVersion
-from redline.services.documents import (
-    document_version_create,
-    document_version_from_paragraphs,
-    document_version_read,
-    docx_read,
-)
+from redline.services.documents import document_version_create, document_version_from_paragraphs
+from redline.services.files import document_version_read, docx_read
+from redline.services.learning import document_feedback_json
 
 from ..schemas.common import ErrorOut
 from ..schemas.documents import DocumentOut, DocumentUploadOut
@@ -108,3 +107,10 @@ def download_version(request: HttpRequest, version_id: int) -> FileResponse:
     """The stored original, byte for byte."""
     version = selectors.document_version_get(workspace=request.auth.workspace, version_id=version_id)
     return FileResponse(version.file.open("rb"), as_attachment=True, filename=version.filename, content_type=DOCX_MIME)
+
+
+@router.get("/{document_id}/feedback.json", response={200: dict[str, Any], 404: ErrorOut})
+def feedback_export(request: HttpRequest, document_id: int) -> dict:
+    """The seed's ``feedback.json``: every suggestion written into this document and every rejection."""
+    document = selectors.document_get(workspace=request.auth.workspace, document_id=document_id)
+    return document_feedback_json(document=document)

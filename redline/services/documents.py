@@ -16,19 +16,10 @@ from ..errors import ApplicationError
 from ..jobs import job_create
 from ..models import Document, DocumentVersion, Job, Workspace
 from ..ooxml.errors import DocxError
-from ..ooxml.paragraphs import ReadResult, read_document
 from ..ooxml.synthetic import PlainParagraph, docx_from_paragraphs
 from ..progress import ProgressCallback
-
-DOCX_ERROR_STATUS = {"too_large": 413}
-
-
-def docx_read(data: bytes) -> ReadResult:
-    """The paragraph model with deterministic anchors (the same bytes always get the same anchors)."""
-    try:
-        return read_document(data)
-    except DocxError as exc:
-        raise ApplicationError(exc.code, exc.message, status=DOCX_ERROR_STATUS.get(exc.code, 422)) from None
+from .files import document_version_read, docx_read
+from .learning import outcomes_detect
 
 
 def document_version_create(
@@ -87,11 +78,6 @@ def _latest_ingest_job(version: DocumentVersion) -> Job:
     return job
 
 
-def document_version_read(*, version: DocumentVersion) -> bytes:
-    with version.file.open("rb") as fh:
-        return fh.read()
-
-
 def document_version_ingest(job: Job, progress: ProgressCallback) -> dict[str, Any]:
     """Job service: read the stored file with the OOXML engine and record what it holds."""
     version = selectors.document_version_get(workspace=job.workspace, version_id=job.params["version_id"])
@@ -101,7 +87,8 @@ def document_version_ingest(job: Job, progress: ProgressCallback) -> dict[str, A
     version.paragraph_count = count
     version.save(update_fields=["paragraph_count"])
     progress("stage", {"stage": "read", "paragraphs": count})
-    return {"paragraphs": count, "sha256": version.sha256}
+    outcomes = outcomes_detect(version=version)
+    return {"paragraphs": count, "sha256": version.sha256, "outcomes": outcomes}
 
 
 def document_version_from_paragraphs(

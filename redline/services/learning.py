@@ -11,8 +11,29 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 
-from ..models import AnalysisRun, KnownEntry, Suggestion
+from ..errors import ApplicationError
+from ..learning.feedback import FeedbackEntry, FeedbackRejection, feedback_json
+from ..learning.outcomes import detect_outcomes
+from ..learning.preferences import DEFAULT_PREFERENCES, as_markdown, learn_guidance, update_preferences
+from ..learning.suppression import RejectedSuggestion, rejected_suggestion
+from ..models import (
+    AnalysisRun,
+    Document,
+    DocumentVersion,
+    KnownEntry,
+    LearnedLine,
+    Outcome,
+    PreferencesVersion,
+    Rejection,
+    Suggestion,
+    Workspace,
+)
+from ..ooxml.errors import DocxError
+from ..ooxml.ops import KnownEntry as OoxmlKnownEntry
+from .files import document_version_read
+from .preferences import preferences_current, preferences_save
 
 ENTRY_FIELDS = ("operation_type", "durable_id", "comment_text", "bookmark_id", "original_text", "new_text", "position")
 
@@ -36,3 +57,108 @@ def known_entries_record(*, run: AnalysisRun, written: list[tuple[dict[str, Any]
             obj.save(update_fields=["durable_id"])
         entries.append(obj)
     return entries
+
+
+def _engine_entry(row: KnownEntry) -> OoxmlKnownEntry:
+    """The engine's view of a stored entry (its ``id`` is the stable entry id, not the row key)."""
+    return OoxmlKnownEntry(id=row.entry_id, index=0, **{f: getattr(row, f) for f in ENTRY_FIELDS})
+
+
+class _StoredSuggestion:
+    """A stored suggestion shaped as the learning engine reads it."""
+
+    def __init__(self, s: Suggestion) -> None:
+        data = s.data or {}
+        self.rule_key, self.category = s.rule_key, s.category
+        self.rule_title = data.get("rule_title", s.rule_key)
+        self.quote, self.new_text, self.comment = data.get("quote", ""), data.get("new_text", ""), data.get(
+            "comment", "")
+
+
+def rejected_records(*, document: Document) -> list[RejectedSuggestion]:
+    """Every rejection on this document, as the pipeline's suppression and prompts need them."""
+    rows = KnownEntry.objects.filter(document=document, outcome=Outcome.REJECTED).select_related(
+        "suggestion", "rejection")
+    return [
+        rejected_suggestion(
+            _engine_entry(row), reason=row.rejection.reason if hasattr(row, "rejection") else row.outcome_reason,
+            suggestion=_StoredSuggestion(row.suggestion) if row.suggestion else None,
+            document_context=row.document_context,
+        )
+        for row in rows
+    ]
+
+
+@transaction.atomic
+def outcomes_detect(*, version: DocumentVersion) -> dict[str, int]:
+    """Decide the outcome of every earlier suggestion written into this document, from this version.
+
+    Idempotent: an unchanged outcome is left as it was (a rejection keeps its first
+    ``rejected_at``). New rejections are learned into the workspace preferences.
+    """
+    document = version.document
+    rows = list(KnownEntry.objects.select_for_update().filter(document=document)
+                .exclude(run__document_version=version).order_by("pk"))
+    if not rows:
+        return {}
+    data = document_version_read(version=version)
+    try:
+        found = detect_outcomes(data, [_engine_entry(r) for r in rows])
+    except DocxError as exc:
+        raise ApplicationError(exc.code, exc.message, status=422) from None
+    now = timezone.now()
+    counts: dict[str, int] = {}
+    new_rejections: list[Rejection] = []
+    for row, outcome in zip(rows, found, strict=True):
+        counts[outcome.status] = counts.get(outcome.status, 0) + 1
+        if row.outcome == outcome.status:
+            continue
+        row.outcome, row.outcome_reason = outcome.status, outcome.reason[:300]
+        row.outcome_at, row.outcome_version = now, version
+        row.save(update_fields=["outcome", "outcome_reason", "outcome_at", "outcome_version"])
+        if outcome.status == Outcome.REJECTED:
+            rejection, created = Rejection.objects.get_or_create(
+                entry=row, defaults={"reason": outcome.reason[:300], "document_context": row.document_context,
+                                     "rejected_at": now})
+            if created:
+                new_rejections.append(rejection)
+    if new_rejections:
+        preferences_learn(workspace=document.workspace, rejections=new_rejections)
+    return counts
+
+
+def preferences_learn(*, workspace: Workspace, rejections: list[Rejection]) -> PreferencesVersion | None:
+    """Append guidance learned from ``rejections`` as a new preferences version; each line keeps its sources."""
+    by_entry = {r.entry.entry_id: r for r in rejections}
+    records = [
+        rejected_suggestion(_engine_entry(r.entry), reason=r.reason,
+                            suggestion=_StoredSuggestion(r.entry.suggestion) if r.entry.suggestion else None,
+                            document_context=r.document_context)
+        for r in rejections
+    ]
+    current = preferences_current(workspace=workspace)
+    text = current.text if current else DEFAULT_PREFERENCES
+    lines = learn_guidance(records, existing=text)
+    if not lines:
+        return None
+    version = preferences_save(
+        workspace=workspace, text=update_preferences(text, "append", as_markdown(lines)),
+        author_kind=PreferencesVersion.Author.LEARNING,
+        reason=f"learned from {len(rejections)} rejection(s)",
+    )
+    for line in lines:
+        learned = LearnedLine.objects.create(version=version, line=line.text)
+        learned.rejections.set([by_entry[i] for i in line.rejection_ids if i in by_entry])
+    return version
+
+
+def document_feedback_json(*, document: Document) -> dict[str, Any]:
+    """The seed's ``feedback.json`` for a document: every known entry and every rejection."""
+    rows = list(KnownEntry.objects.filter(document=document).select_related("rejection").order_by("created_at", "pk"))
+    entries = {row.pk: FeedbackEntry.from_entry(_engine_entry(row), document_context=row.document_context,
+                                                created_at=row.created_at) for row in rows}
+    rejections = [FeedbackRejection(entries[row.pk], row.rejection.reason, row.rejection.rejected_at)
+                  for row in rows if hasattr(row, "rejection")]
+    stamps = [document.created_at, *(r.created_at for r in rows), *(r.outcome_at for r in rows if r.outcome_at)]
+    return feedback_json(document_id=document.doc_id, created_at=document.created_at, last_updated=max(stamps),
+                         known_entries=entries.values(), rejections=rejections)

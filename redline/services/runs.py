@@ -20,7 +20,17 @@ from ..analysis.pipeline import ReviewError, ReviewResult, review
 from ..analysis.suggestions import Suggestion as SuggestionSpec
 from ..errors import ApplicationError
 from ..jobs import job_create
-from ..models import AnalysisRun, DocumentVersion, Job, PlaybookVersion, RunStatus, Suggestion
+from ..learning.suppression import Suppressor
+from ..models import (
+    AnalysisRun,
+    DocumentVersion,
+    Job,
+    KnownEntry,
+    PlaybookVersion,
+    PreferencesVersion,
+    RunStatus,
+    Suggestion,
+)
 from ..ooxml.errors import DocxError
 from ..ooxml.ops import op_from_json
 from ..ooxml.package import Package
@@ -28,9 +38,10 @@ from ..ooxml.patch import PatchBuilder
 from ..ooxml.writer import redline_document
 from ..progress import ProgressCallback
 from .cache import analysis_cache
-from .documents import docx_read, document_version_read
-from .learning import known_entries_record
+from .documents import document_version_read, docx_read
+from .learning import known_entries_record, outcomes_detect, rejected_records
 from .playbooks import playbook_version_spec
+from .preferences import preferences_current
 from .providers import provider_build, provider_identity
 
 RUN_JOB = "review.run"
@@ -59,6 +70,10 @@ def run_request(
     if playbook_version.playbook.workspace_id != workspace.pk:
         raise ApplicationError("not_found", "Playbook was not found.", status=404)
     model = provider_identity(provider)
+    outcomes_detect(version=version)  # learn from the returned document before pinning preferences
+    if preferences_version is None:
+        current = preferences_current(workspace=workspace)
+        preferences_version = current.number if current else None
     key = _request_key(version, playbook_version, preferences_version, provider, model)
     with transaction.atomic():
         run = AnalysisRun.objects.select_for_update().filter(workspace=workspace, request_key=key).first()
@@ -96,12 +111,20 @@ def run_execute(job: Job, progress: ProgressCallback) -> dict[str, Any]:
         data = document_version_read(version=run.document_version)
         read = docx_read(data)
         progress("progress", {"stage": "read", "done": 1, "total": 1, "paragraphs": len(read.paragraphs)})
+        document = run.document_version.document
+        outcomes = outcomes_detect(version=run.document_version)
+        rejected = rejected_records(document=document)
+        rerun = KnownEntry.objects.filter(document=document).exists()
         result = review(
             clauses_from_paragraphs(read.paragraphs),
             playbook_version_spec(version=run.playbook_version),
             provider_build(run.provider),
+            rerun=rerun,
+            prior_rejections=[r.to_rejection() for r in rejected],
+            preferences_text=_preferences_text(run),
             preferences_version=str(run.preferences_version or 0),
             cache=analysis_cache(),
+            suppress=Suppressor(rejected),
             progress=progress,
         )
     except ReviewError as exc:
@@ -115,10 +138,18 @@ def run_execute(job: Job, progress: ProgressCallback) -> dict[str, Any]:
     except BaseException:
         _fail(run, "The review failed unexpectedly; it has been logged.")
         raise
-    _store(run, result, anchored=read.docx)
+    _store(run, result, anchored=read.docx, extra={"outcomes": outcomes, "earlier_rejections": len(rejected)})
     run.status, run.finished_at = RunStatus.DONE, timezone.now()
     run.save(update_fields=["status", "finished_at"])
     return {"run_id": run.pk, "suggestions": len(result.suggestions), "mode": result.mode.value}
+
+
+def _preferences_text(run: AnalysisRun) -> str:
+    """The text of the preferences version the run pinned (empty when none existed)."""
+    if run.preferences_version is None:
+        return ""
+    version = PreferencesVersion.objects.filter(workspace=run.workspace, number=run.preferences_version).first()
+    return version.text if version else ""
 
 
 def _fail(run: AnalysisRun, message: str) -> None:
@@ -126,7 +157,7 @@ def _fail(run: AnalysisRun, message: str) -> None:
     run.save(update_fields=["status", "error_message", "finished_at"])
 
 
-def _store(run: AnalysisRun, result: ReviewResult, *, anchored: bytes | None) -> None:
+def _store(run: AnalysisRun, result: ReviewResult, *, anchored: bytes | None, extra: dict | None = None) -> None:
     """Save suggestions with their proven patches; idempotent on (run, sid)."""
     builder = PatchBuilder(Package.open(anchored)) if anchored else None
     rows = []
@@ -139,7 +170,7 @@ def _store(run: AnalysisRun, result: ReviewResult, *, anchored: bytes | None) ->
         ))
     Suggestion.objects.bulk_create(rows, ignore_conflicts=True)
     run.stats = {**result.stats.to_dict(), "mode": result.mode.value,
-                 "clauses": [c.to_dict() for c in result.clauses]}
+                 "clauses": [c.to_dict() for c in result.clauses], **(extra or {})}
     run.save(update_fields=["stats"])
 
 

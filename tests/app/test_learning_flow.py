@@ -1,0 +1,81 @@
+"""The seed's scenarios end to end with real files: first run, lawyer rejects (file saved by
+LibreOffice), re-upload, outcomes, learned preferences with provenance, re-run without repeats."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from redline.models import KnownEntry, LearnedLine, Outcome, PreferencesVersion, Rejection
+from redline.ooxml.package import Package
+from redline.ooxml.paragraphs import read_document
+from redline.ooxml.revisions import reject
+from redline.services.playbooks import playbook_default_install
+from redline.worker import in_process_worker
+from tests.learning.lawyer import libreoffice_roundtrip
+from tests.ooxml.conftest import make_contract
+
+OUR_EDITS = {"REPLACE_TEXT", "REWRITE", "INSERT", "DELETE"}
+
+
+def _run(member, document_id: int) -> dict:
+    resp = member.api().post(f"/api/documents/{document_id}/runs", {}, content_type="application/json")
+    assert resp.status_code == 201, resp.content
+    assert in_process_worker().wait_idle(90)
+    run = member.api().get(f"/api/runs/{resp.json()['id']}").json()
+    assert run["status"] == "done", run["error_message"]
+    return run
+
+
+@pytest.mark.django_db(transaction=True)
+def test_rejections_are_learned_and_never_suggested_again(alice, tmp_path):
+    playbook_default_install(workspace=alice.workspace)
+    original = make_contract(tmp_path / "c.docx", 3).read_bytes()
+    up = alice.api().post("/api/documents", {"file": SimpleUploadedFile("msa.docx", original)}).json()
+    doc_id = up["document"]["id"]
+
+    # 1. First run: the export carries RedlineDocID and every written suggestion is a known entry.
+    first = _run(alice, doc_id)
+    assert first["stats"]["mode"] == "first_run"
+    redline = alice.api().get(f"/api/runs/{first['id']}/redline.docx").content
+    assert read_document(redline, anchor=False).doc_id == up["document"]["doc_id"]
+    entries = KnownEntry.objects.filter(document_id=doc_id)
+    kinds = set(entries.values_list("operation_type", flat=True))
+    assert "COMMENT" in kinds and kinds & OUR_EDITS
+
+    # 2. The lawyer rejects every tracked change of ours, keeps the comments; the file passes through LibreOffice.
+    pkg = Package.open(redline)
+    assert reject(pkg.xml(pkg.main_part), authors=["Redline AI"]) > 0
+    returned = libreoffice_roundtrip(pkg.save())
+    back = alice.api().post("/api/documents", {"file": SimpleUploadedFile("msa-returned.docx", returned)})
+    assert back.status_code == 201 and back.json()["document"]["id"] == doc_id  # RedlineDocID survived
+
+    # 3. The re-run detects outcomes, learns, and routes to the re-run prompt.
+    second = _run(alice, doc_id)
+    assert second["stats"]["mode"] == "rerun"
+    edits = entries.filter(operation_type__in=OUR_EDITS)
+    assert edits.exists() and set(edits.values_list("outcome", flat=True)) == {Outcome.REJECTED}
+    assert set(entries.filter(operation_type="COMMENT").values_list("outcome", flat=True)) == {Outcome.PENDING}
+    assert Rejection.objects.filter(entry__document_id=doc_id).count() == edits.count()
+    learned = PreferencesVersion.objects.filter(workspace=alice.workspace).order_by("-number").first()
+    assert learned.author_kind == PreferencesVersion.Author.LEARNING and "rejection" in learned.reason
+    cited = set(LearnedLine.objects.filter(version=learned).values_list("rejections__entry__entry_id", flat=True))
+    assert cited and cited <= set(edits.values_list("entry_id", flat=True))
+    assert second["preferences_version"] == learned.number  # the re-run read what was learned
+
+    # 4. Nothing rejected comes back, though the unchanged text would trigger the same rules.
+    rejected = {(e.rule_key, e.suggestion.data["quote"], e.suggestion.data["new_text"])
+                for e in edits.select_related("suggestion")}
+    again = alice.api().get(f"/api/runs/{second['id']}/suggestions").json()
+    assert not {(s["rule"], s["quote"], s["new_text"]) for s in again} & rejected
+    assert second["stats"]["suppressed"] > 0
+
+    # feedback.json has the seed's shape; redetection is idempotent.
+    fb = alice.api().get(f"/api/documents/{doc_id}/feedback.json").json()
+    assert set(fb) == {"document_id", "created_at", "last_updated", "known_entries", "rejections"}
+    assert fb["document_id"] == up["document"]["doc_id"]
+    assert len(fb["known_entries"]) == entries.count() and len(fb["rejections"]) == edits.count()
+    assert {"reason", "rejected_at"} <= set(fb["rejections"][0])
+    third_export = alice.api().get(f"/api/runs/{first['id']}/redline.docx")
+    assert third_export.status_code == 200 and KnownEntry.objects.filter(document_id=doc_id).count() == len(
+        fb["known_entries"])
