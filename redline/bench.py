@@ -57,6 +57,8 @@ def run(pages: list[int], *, repeat: int, workdir: Path, out: TextIO) -> None:
               "--out-bookmarked", workdir / f"{n}p-anchored-again.docx"]),
             ("read model only (no anchoring, no output)", [py, "-c", _READ_ONLY, src]),
             ("python-docx: list paragraph texts", [py, "-c", _PYTHON_DOCX, src]),
+            ("review end to end, offline (redline review)",
+             [py, "-m", "redline", "review", "--input", src, "--out-redline", workdir / f"{n}p-reviewed.docx"]),
             (f"apply {len(ops)} mixed ops + save (redline apply-ops)",
              [py, "-m", "redline", "apply-ops", "--input", anchored, "--ops", ops_path,
               "--out-redline", workdir / f"{n}p-redline.docx", "--log", log,
@@ -70,6 +72,9 @@ def run(pages: list[int], *, repeat: int, workdir: Path, out: TextIO) -> None:
         applied = sum(1 for s in statuses if s["status"] == "applied")
         reasons = sorted({s.get("reason", "") for s in statuses if s["status"] != "applied"})
         out.write(f"{'':>5}  (ops applied {applied}/{len(statuses)}; skipped reasons: {', '.join(reasons) or '-'})\n")
+        rerun = json.loads(_check([py, "-m", "redline.analysis.benchmark", src, "--repeats", str(repeat)]))
+        out.write(f"{n:>5}  {'review re-run, unchanged document (warm cache)':<50} "
+                  f"{rerun['rerun_s']:>8.3f} {'':>8}  provider calls {rerun['rerun_provider_calls']}\n")
         out.flush()
 
 
@@ -113,10 +118,11 @@ def _contract(workdir: Path, pages: int) -> Path:
     return path
 
 
-def _check(cmd: list[object]) -> None:
+def _check(cmd: list[object]) -> str:
     result = subprocess.run([str(c) for c in cmd], capture_output=True, text=True)
     if result.returncode != 0:
         raise RuntimeError(f"{' '.join(map(str, cmd[:4]))} failed: {result.stderr.strip()[-500:]}")
+    return result.stdout
 
 
 def _measure(cmd: list[object], env: dict[str, str]) -> tuple[float, int]:
@@ -145,3 +151,43 @@ if child.returncode:
     sys.exit(f"exit status {child.returncode}")
 print(json.dumps([elapsed, usage.ru_maxrss]))
 """
+
+
+def openai_latency(*, pages: int, latency: float, workdir: Path, out: TextIO) -> None:
+    """Review a generated contract with the OpenAI provider against a loopback
+    chat-completions server that answers after ``latency`` seconds per call.
+
+    Shows what bounded concurrency buys against a slow model, and the prompt
+    tokens per page that a real model would bill (counted by the real SDK's
+    requests, estimated at four characters per token of prompt text).
+    """
+    import importlib.util
+    import time
+
+    from redline.analysis.clauses import clauses_from_paragraphs
+    from redline.analysis.pipeline import review
+    from redline.analysis.playbook import default_playbook
+    from redline.analysis.providers.openai import OpenAIProvider
+    from redline.ooxml.paragraphs import read_document
+
+    spec = importlib.util.spec_from_file_location("chat_server", MAKE_CONTRACT.parent / "chat_server.py")
+    if spec is None or spec.loader is None:
+        raise RuntimeError("tests/support/chat_server.py is missing")
+    chat = importlib.util.module_from_spec(spec)
+    sys.modules["chat_server"] = chat
+    spec.loader.exec_module(chat)
+    workdir.mkdir(parents=True, exist_ok=True)
+    clauses = clauses_from_paragraphs(read_document(_contract(workdir, pages).read_bytes()).paragraphs)
+    def answer(body: dict) -> object:  # usage as a model would bill it: ~4 characters per token of prompt
+        prompt = sum(len(str(m.get("content", ""))) for m in body.get("messages", []))
+        return chat.completion(chat.findings(), prompt_tokens=prompt // 4, delay=latency)
+
+    with chat.ChatServer(answer) as server:
+        provider = OpenAIProvider(model="bench", api_key="bench", base_url=server.url)
+        t0 = time.perf_counter()
+        result = review(clauses, default_playbook(), provider)
+        elapsed = time.perf_counter() - t0
+    stats = result.stats.to_dict()
+    out.write(f"{pages:>5}  {f'review via OpenAI SDK, {latency:g} s per call (loopback)':<50} {elapsed:>8.3f} "
+              f"{'':>8}  calls {stats['provider_calls']}, prompt tokens/page "
+              f"{stats['prompt_tokens'] / pages:.0f}\n")
