@@ -61,6 +61,16 @@ def job_run(job_id: int, *, worker: str = "") -> None:
     _finish(job, JobStatus.SUCCEEDED, result=result)
 
 
+def job_retry_or_fail(job_id: int, *, max_attempts: int) -> bool:
+    """After a transient failure: False when the job may be retried, True when it was marked failed."""
+    job = Job.objects.filter(pk=job_id).first()
+    if job is None or job.attempts < max_attempts:
+        return False
+    _finish(job, JobStatus.FAILED, error_code="database_unavailable",
+            error_message="The database was unavailable; the job gave up after several attempts.")
+    return True
+
+
 def _finish(job: Job, status: str, *, result: dict | None = None, error_code: str = "", error_message: str = "") -> None:
     job.status = status
     job.result = result

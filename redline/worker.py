@@ -10,10 +10,14 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+import time
 
-from django.db import close_old_connections
+from django.db import OperationalError, close_old_connections
 
 logger = logging.getLogger(__name__)
+
+MAX_ATTEMPTS = 5
+RETRY_DELAY_S = 1.0
 
 
 class InProcessWorker:
@@ -44,12 +48,18 @@ class InProcessWorker:
         return self._idle.wait(timeout)
 
     def _loop(self) -> None:
-        from .tasks import job_run
+        from .tasks import job_retry_or_fail, job_run
 
         while True:
             job_id = self._queue.get()
             try:
                 job_run(job_id, worker="in-process")
+            except OperationalError:  # the database was busy or away: retry, as Celery's autoretry would
+                logger.warning("in-process job %s hit a database error; retrying", job_id, exc_info=True)
+                close_old_connections()
+                if not job_retry_or_fail(job_id, max_attempts=MAX_ATTEMPTS):
+                    time.sleep(RETRY_DELAY_S)
+                    self._queue.put(job_id)
             except Exception:
                 logger.exception("in-process job %s crashed", job_id)
             finally:

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
@@ -8,6 +10,7 @@ from ninja import Router, Status
 from redline import selectors
 from redline.errors import NotFound
 from redline.models import AnalysisRun, Suggestion
+from redline.services.learning import run_round_report
 from redline.services.runs import run_redline, run_request
 from redline.streams import TICKET_MAX_AGE_S, ticket_issue
 
@@ -80,6 +83,12 @@ def download_redline(request: HttpRequest, run_id: int, suggestions: str = "") -
     response = HttpResponse(data, content_type=DOCX_MIME)
     response["Content-Disposition"] = f'attachment; filename="{name}-redline.docx"'
     return response
+
+
+@router.get("/{run_id}/rounds", response={200: dict[str, Any], 404: ErrorOut})
+def round_report(request: HttpRequest, run_id: int) -> dict:
+    """Per rule against the previous round: newly failing, resolved, still open, regressed (by anchor)."""
+    return run_round_report(run=selectors.run_get(workspace=request.auth.workspace, run_id=run_id))
 
 
 @router.post("/{run_id}/ticket", response={200: TicketOut, 404: ErrorOut})

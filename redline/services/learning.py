@@ -8,6 +8,7 @@ run, which never suggests a rejected thing again.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -17,6 +18,7 @@ from ..errors import ApplicationError
 from ..learning.feedback import FeedbackEntry, FeedbackRejection, feedback_json
 from ..learning.outcomes import detect_outcomes
 from ..learning.preferences import DEFAULT_PREFERENCES, as_markdown, learn_guidance, update_preferences
+from ..learning.rounds import round_report
 from ..learning.suppression import RejectedSuggestion, rejected_suggestion
 from ..models import (
     AnalysisRun,
@@ -27,6 +29,7 @@ from ..models import (
     Outcome,
     PreferencesVersion,
     Rejection,
+    RunStatus,
     Suggestion,
     Workspace,
 )
@@ -162,3 +165,29 @@ def document_feedback_json(*, document: Document) -> dict[str, Any]:
     stamps = [document.created_at, *(r.created_at for r in rows), *(r.outcome_at for r in rows if r.outcome_at)]
     return feedback_json(document_id=document.doc_id, created_at=document.created_at, last_updated=max(stamps),
                          known_entries=entries.values(), rejections=rejections)
+
+
+@dataclass(frozen=True, slots=True)
+class _Finding:
+    id: str
+    rule_key: str
+    anchor: str
+
+
+def run_round_report(*, run: AnalysisRun) -> dict[str, Any]:
+    """Per rule, how this run compares with the previous finished run on an earlier version of the document."""
+    previous = (
+        AnalysisRun.objects.filter(document_version__document=run.document_version.document, status=RunStatus.DONE,
+                                   created_at__lt=run.created_at)
+        .exclude(document_version=run.document_version)
+        .order_by("-created_at")
+        .first()
+    )
+    if previous is None:
+        return {"previous_run": None, "rules": []}
+    before = [_Finding(s.sid, s.rule_key, s.anchor) for s in previous.suggestions.all()]
+    now = [_Finding(s.sid, s.rule_key, s.anchor) for s in run.suggestions.all()]
+    outcomes = dict(KnownEntry.objects.filter(run=previous, suggestion__isnull=False)
+                    .values_list("suggestion__sid", "outcome"))
+    return {"previous_run": previous.pk,
+            "rules": [r.to_dict() for r in round_report(before, now, previous_outcomes=outcomes)]}

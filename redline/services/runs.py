@@ -108,18 +108,34 @@ def run_execute(job: Job, progress: ProgressCallback) -> dict[str, Any]:
     run.status, run.started_at = RunStatus.RUNNING, timezone.now()
     run.save(update_fields=["status", "started_at"])
     try:
-        data = document_version_read(version=run.document_version)
-        read = docx_read(data)
-        progress("progress", {"stage": "read", "done": 1, "total": 1, "paragraphs": len(read.paragraphs)})
-        document = run.document_version.document
-        outcomes = outcomes_detect(version=run.document_version)
-        rejected = rejected_records(document=document)
-        rerun = KnownEntry.objects.filter(document=document).exists()
+        result = _review(run, progress)
+    except ReviewError as exc:
+        _fail(run, exc.message)
+        raise ApplicationError(exc.code, exc.message) from None
+    except ApplicationError as exc:
+        _fail(run, exc.message)
+        raise
+    except BaseException:
+        _fail(run, "The review failed unexpectedly; it has been logged.")
+        raise
+    run.status, run.finished_at = RunStatus.DONE, timezone.now()
+    run.save(update_fields=["status", "finished_at"])
+    return {"run_id": run.pk, "suggestions": len(result.suggestions), "mode": result.mode.value}
+
+
+def _review(run: AnalysisRun, progress: ProgressCallback) -> ReviewResult:
+    """Read, learn from the returned document, review, and store (partial results too, on failure)."""
+    read = docx_read(document_version_read(version=run.document_version))
+    progress("progress", {"stage": "read", "done": 1, "total": 1, "paragraphs": len(read.paragraphs)})
+    document = run.document_version.document
+    outcomes = outcomes_detect(version=run.document_version)
+    rejected = rejected_records(document=document)
+    try:
         result = review(
             clauses_from_paragraphs(read.paragraphs),
             playbook_version_spec(version=run.playbook_version),
             provider_build(run.provider),
-            rerun=rerun,
+            rerun=KnownEntry.objects.filter(document=document).exists(),
             prior_rejections=[r.to_rejection() for r in rejected],
             preferences_text=_preferences_text(run),
             preferences_version=str(run.preferences_version or 0),
@@ -130,18 +146,9 @@ def run_execute(job: Job, progress: ProgressCallback) -> dict[str, Any]:
     except ReviewError as exc:
         if exc.partial is not None:
             _store(run, exc.partial, anchored=read.docx)
-        _fail(run, exc.message)
-        raise ApplicationError(exc.code, exc.message) from None
-    except ApplicationError as exc:
-        _fail(run, exc.message)
-        raise
-    except BaseException:
-        _fail(run, "The review failed unexpectedly; it has been logged.")
         raise
     _store(run, result, anchored=read.docx, extra={"outcomes": outcomes, "earlier_rejections": len(rejected)})
-    run.status, run.finished_at = RunStatus.DONE, timezone.now()
-    run.save(update_fields=["status", "finished_at"])
-    return {"run_id": run.pk, "suggestions": len(result.suggestions), "mode": result.mode.value}
+    return result
 
 
 def _preferences_text(run: AnalysisRun) -> str:

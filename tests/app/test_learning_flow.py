@@ -70,6 +70,18 @@ def test_rejections_are_learned_and_never_suggested_again(alice, tmp_path):
     assert not {(s["rule"], s["quote"], s["new_text"]) for s in again} & rejected
     assert second["stats"]["suppressed"] > 0
 
+    # The round report compares the two rounds per rule: nothing we had suggested came back unresolved.
+    rounds = alice.api().get(f"/api/runs/{second['id']}/rounds").json()
+    assert rounds["previous_run"] == first["id"] and rounds["rules"]
+    prev_by_rule: dict[str, set] = {}
+    for s in alice.api().get(f"/api/runs/{first['id']}/suggestions").json() + again:
+        prev_by_rule.setdefault(s["rule"], set()).add(s["anchor"])
+    for r in rounds["rules"]:  # the four lists partition every anchor either round flagged under the rule
+        parts = r["newly_failing"] + r["resolved"] + r["still_open"] + r["regressed"]
+        assert len(parts) == len(set(parts)) and set(parts) == prev_by_rule[r["rule"]]
+    assert any(r["resolved"] for r in rounds["rules"])  # the rejected edits were not repeated
+    assert alice.api().get(f"/api/runs/{first['id']}/rounds").json() == {"previous_run": None, "rules": []}
+
     # feedback.json has the seed's shape; redetection is idempotent.
     fb = alice.api().get(f"/api/documents/{doc_id}/feedback.json").json()
     assert set(fb) == {"document_id", "created_at", "last_updated", "known_entries", "rejections"}
