@@ -9,12 +9,14 @@ from ninja.files import UploadedFile
 from pydantic import ValidationError as PydanticValidationError
 
 from redline import selectors
-from redline.errors import ApplicationError
+from redline.errors import ApplicationError, NotFound
 from redline.models import Document, DocumentVersion
 from redline.services.documents import document_version_create, document_version_from_paragraphs
 from redline.services.files import document_version_read, docx_read
 from redline.services.learning import document_feedback_json
+from redline.services.retrieval import contract_ask
 
+from ..schemas.ask import AskIn, AskOut
 from ..schemas.common import ErrorOut
 from ..schemas.documents import DocumentOut, DocumentUploadOut
 from ..schemas.documents_in import ParagraphsIn
@@ -114,3 +116,17 @@ def feedback_export(request: HttpRequest, document_id: int) -> dict:
     """The seed's ``feedback.json``: every suggestion written into this document and every rejection."""
     document = selectors.document_get(workspace=request.auth.workspace, document_id=document_id)
     return document_feedback_json(document=document)
+
+
+@router.post("/{document_id}/ask", response={200: AskOut, 404: ErrorOut, 422: ErrorOut})
+def ask_contract(request: HttpRequest, document_id: int, body: AskIn) -> dict:
+    """Ask the contract: an extractive answer with citations (anchors + verbatim quotes)."""
+    workspace = request.auth.workspace
+    document = selectors.document_get(workspace=workspace, document_id=document_id)
+    if body.version_id is not None:
+        version = selectors.document_version_get(workspace=workspace, version_id=body.version_id)
+        if version.document_id != document.pk:
+            raise NotFound("Document version", body.version_id)
+    else:
+        version = selectors.document_version_latest(document=document)
+    return contract_ask(version=version, question=body.question)

@@ -100,7 +100,7 @@ def outcomes_detect(*, version: DocumentVersion) -> dict[str, int]:
     ``rejected_at``). New rejections are learned into the workspace preferences.
     """
     document = version.document
-    rows = list(KnownEntry.objects.select_for_update().filter(document=document)
+    rows = list(KnownEntry.objects.select_for_update(of=("self",)).filter(document=document)
                 .exclude(run__document_version=version).order_by("pk"))
     if not rows:
         return {}
