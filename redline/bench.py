@@ -76,6 +76,9 @@ def run(pages: list[int], *, repeat: int, workdir: Path, out: TextIO) -> None:
         out.write(f"{n:>5}  {'review re-run, unchanged document (warm cache)':<50} "
                   f"{rerun['rerun_s']:>8.3f} {'':>8}  provider calls {rerun['rerun_provider_calls']}\n")
         out.flush()
+    if max(pages) >= 100:
+        figures = _check([py, "-m", "tests.learning.benchmark", "100", "200"]).strip()
+        out.write(f"{100:>5}  outcome detection (in-process): {figures}\n")
 
 
 def mixed_ops(sidecar: dict[str, dict], count: int, seed: int = 7) -> list[dict[str, object]]:
