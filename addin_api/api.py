@@ -16,7 +16,7 @@ from ninja.errors import AuthenticationError, HttpError, ValidationError
 from redline.errors import ApplicationError
 
 from .auth import ApiKeyAuth
-from .routers import analytics, documents, health, jobs, preferences, runs, suggestions
+from .routers import addin, analytics, documents, health, jobs, preferences, revisions, runs, suggestions
 
 logger = logging.getLogger(__name__)
 
@@ -31,8 +31,10 @@ api = NinjaAPI(
 api.add_router("/health", health.router)
 api.add_router("/documents", documents.router)
 api.add_router("/documents", runs.document_runs)
+api.add_router("/documents", revisions.router)
 api.add_router("/jobs", jobs.router)
 api.add_router("/runs", runs.router)
+api.add_router("/runs", addin.router)
 api.add_router("/suggestions", suggestions.router)
 api.add_router("/preferences", preferences.router)
 api.add_router("/analytics", analytics.router)

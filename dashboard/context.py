@@ -1,14 +1,24 @@
-"""The dashboard's notion of "current workspace": chosen in the session, checked on every request."""
+"""The dashboard's notion of "current workspace" and role: chosen in the session, checked on every request."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
+from typing import TYPE_CHECKING
+
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from django_htmx.http import HttpResponseClientRedirect
 
 from redline import selectors
-from redline.models import Membership
+from redline.models import Membership, Role
+
+if TYPE_CHECKING:
+    from .http import DashboardRequest
 
 SESSION_KEY = "workspace_id"
+View = Callable[..., HttpResponse]
 
 
 def current_membership(request: HttpRequest) -> Membership:
@@ -20,3 +30,39 @@ def current_membership(request: HttpRequest) -> Membership:
         raise PermissionDenied("You are not a member of any workspace.")
     request.session[SESSION_KEY] = membership.workspace_id
     return membership
+
+
+def member_required(view: View) -> View:
+    """Log in first, then attach ``request.membership`` (the only source of the workspace for the view).
+
+    An htmx request from an expired session gets a client redirect, so the login
+    page replaces the whole page instead of being swapped into a fragment.
+    """
+
+    @wraps(view)
+    def wrapper(request: DashboardRequest, *args: object, **kwargs: object) -> HttpResponse:
+        if not request.user.is_authenticated:
+            if request.htmx:
+                return HttpResponseClientRedirect(redirect_to_login(request.htmx.current_url_abs_path or "/").url)
+            return redirect_to_login(request.get_full_path())
+        request.membership = current_membership(request)
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+def admin_required(view: View) -> View:
+    """Like :func:`member_required`, and only for the workspace's admins (others get the 403 page)."""
+
+    @member_required
+    @wraps(view)
+    def wrapper(request: DashboardRequest, *args: object, **kwargs: object) -> HttpResponse:
+        if not is_admin(request.membership):
+            raise PermissionDenied("Only workspace admins can do this.")
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+def is_admin(membership: Membership) -> bool:
+    return membership.role == Role.ADMIN

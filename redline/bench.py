@@ -22,7 +22,8 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-MAKE_CONTRACT = Path(__file__).resolve().parents[1] / "tests" / "support" / "make_contract.py"
+ROOT = Path(__file__).resolve().parents[1]
+MAKE_CONTRACT = ROOT / "tests" / "support" / "make_contract.py"
 OPS_PER_RUN = 200
 _READ_ONLY = (
     "import sys\n"
@@ -122,7 +123,7 @@ def _contract(workdir: Path, pages: int) -> Path:
 
 
 def _check(cmd: list[object]) -> str:
-    result = subprocess.run([str(c) for c in cmd], capture_output=True, text=True)
+    result = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, cwd=ROOT)
     if result.returncode != 0:
         raise RuntimeError(f"{' '.join(map(str, cmd[:4]))} failed: {result.stderr.strip()[-500:]}")
     return result.stdout

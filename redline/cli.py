@@ -124,6 +124,9 @@ def add_bench(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--openai-latency", type=float, default=1.5,
                    help="also review a 20-page contract through the OpenAI SDK against a loopback server "
                         "answering after this many seconds per call (0 to skip)")
+    p.add_argument("--revisions", type=int, metavar="N", default=0,
+                   help="instead: accept, reject and extract on contracts given about N tracked changes "
+                        "(e.g. --pages 300 --revisions 2000), beside pandoc's own accept")
     p.set_defaults(handler=run_bench)
 
 
@@ -135,8 +138,13 @@ def run_bench(args: argparse.Namespace) -> int:
         pages = [int(x) for x in args.pages.split(",") if x.strip()]
     except ValueError:
         raise InputError("bad_arguments", f"--pages must be comma-separated integers, not {args.pages!r}") from None
-    if not pages or min(pages) < 1 or args.repeat < 1:
-        raise InputError("bad_arguments", "--pages and --repeat must be positive")
+    if not pages or min(pages) < 1 or args.repeat < 1 or args.revisions < 0:
+        raise InputError("bad_arguments", "--pages and --repeat must be positive, --revisions not negative")
+    if args.revisions:
+        from redline.bench_revisions import run_revisions
+
+        run_revisions(pages, count=args.revisions, repeat=args.repeat, workdir=Path(args.workdir), out=sys.stdout)
+        return EXIT_OK
     run(pages, repeat=args.repeat, workdir=Path(args.workdir), out=sys.stdout)
     if args.openai_latency > 0:
         from redline.bench import openai_latency
@@ -326,6 +334,48 @@ class _ProgressBar:
         if self.drawn:
             self.stream.write("\n")
             self.stream.flush()
+
+
+# -- revisions, accept, reject -----------------------------------------------------
+@command
+def add_revisions(sub: argparse._SubParsersAction) -> None:
+    """``redline revisions``: the tracked changes and comments of a .docx as JSON."""
+    p = sub.add_parser("revisions", help="list tracked changes and comments per paragraph (JSON to stdout)")
+    p.add_argument("--input", required=True, help=".docx to read")
+    p.add_argument("--offset", type=int, default=0, help="first paragraph record (0-based, default 0)")
+    p.add_argument("--limit", type=int, default=50, help="records per page, 1-500 (default 50)")
+    p.set_defaults(handler=run_revisions)
+
+
+def run_revisions(args: argparse.Namespace) -> int:
+    """Print one page of the extraction."""
+    from redline.ooxml.extract import extract_revisions
+
+    page = extract_revisions(read_input(args.input), offset=args.offset, limit=args.limit)
+    print(json.dumps(page, ensure_ascii=False, indent=1))
+    return EXIT_OK
+
+
+@command
+def add_accept_reject(sub: argparse._SubParsersAction) -> None:
+    """``redline accept`` / ``redline reject``: resolve tracked changes in every story of a .docx."""
+    for action in ("accept", "reject"):
+        p = sub.add_parser(action, help=f"{action} tracked changes (all, or by author) and write a new .docx")
+        p.add_argument("--input", required=True, help=".docx to read")
+        p.add_argument("--out", required=True, help="write the resulting .docx here")
+        p.add_argument("--author", action="append", dest="authors",
+                       help=f"{action} only this author's changes (repeatable; default: everyone's)")
+        p.set_defaults(handler=run_accept_reject, action=action)
+
+
+def run_accept_reject(args: argparse.Namespace) -> int:
+    """Resolve the selected revisions and report how many on stderr."""
+    from redline.ooxml.resolve import resolve_docx
+
+    result = resolve_docx(read_input(args.input), args.action, authors=args.authors)
+    Path(args.out).write_bytes(result.docx)
+    print(f"{args.action}ed {result.count} revisions; wrote {args.out}", file=sys.stderr)
+    return EXIT_OK
 
 
 # -- entry point -----------------------------------------------------------------

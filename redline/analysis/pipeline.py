@@ -8,10 +8,17 @@ lawyer already rejected, score risk and validate. Everything is keyed to
 anchors and deterministic: the same input gives the same suggestions with the
 same ids, so a retried run never duplicates anything.
 
-Cache keys combine the paragraph's text and section context with the rule's
-version, the preferences version and the provider's identity (engine or model
-and prompts). An unchanged document therefore makes zero provider calls, and
-an edited paragraph re-asks only the rules that select it.
+Given the contract graph (``graph``), each paragraph goes to the provider
+with what it relies on elsewhere — the definitions of the terms it uses, the
+sections it cites, its parent's lead-in — and each suggestion is checked for
+what it does elsewhere (a renamed or reworded definition, a reference that
+leads nowhere), which it carries as ``warnings``.
+
+Cache keys combine the paragraph's text, section context and that related
+context with the rule's version, the preferences version and the provider's
+identity (engine or model and prompts). An unchanged document therefore makes
+zero provider calls, an edited paragraph re-asks only the rules that select
+it, and an edited definition re-asks the paragraphs that use the term.
 """
 
 from __future__ import annotations
@@ -23,14 +30,17 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from redline.retrieval.edits import EditWarning
+
 from .cache import Cache
 from .checks import reciprocal_parties
 from .clauses import Clause
+from .dependencies import ClauseGraph, related_items
 from .document import Document, build_document
 from .grounding import locate, occurrence_of, widen_to_unique
 from .playbook import Playbook, Rule, Severity
 from .prompts import PromptMode
-from .providers.base import Item, Provider, ProviderError, ProviderResponse, RawFinding, RuleRequest, Usage
+from .providers.base import Item, Provider, ProviderError, ProviderResponse, RawFinding, Related, RuleRequest, Usage
 from .rejections import Rejection, rejection_filter
 from .risk import RiskFactor, RiskScore, score_clause
 from .selection import insertion_point, rule_present, select_clauses
@@ -179,6 +189,7 @@ def review(
     validator: Validator | None = None,
     suppress: SuggestionFilter | None = None,
     progress: ProgressCallback | None = None,
+    graph: ClauseGraph | None = None,
 ) -> ReviewResult:
     """Review ``clauses`` against ``playbook`` with ``provider``.
 
@@ -188,14 +199,17 @@ def review(
     rejection). ``progress(kind, data)`` receives ``progress`` events
     (stage, done, total) and one ``suggestion`` event per suggestion as soon as
     its rule is finished; an exception raised by the callback aborts the
-    review (use it to cancel). Raises :class:`ReviewError`.
+    review (use it to cancel). ``graph`` is the contract graph of the same
+    paragraphs (same anchors), e.g. ``ContractGraph.from_paragraphs``; without
+    it clauses are judged with their heading path only and carry no warnings.
+    Raises :class:`ReviewError`.
     """
     return _Review(
         clauses, playbook, provider,
         mode=PromptMode.RERUN if rerun else PromptMode.FIRST_RUN,
         prior_rejections=tuple(prior_rejections), preferences_text=preferences_text,
         preferences_version=preferences_version, cache=cache, validator=validator or OfflineValidator(),
-        suppress=suppress or rejection_filter(prior_rejections), progress=progress or _ignore,
+        suppress=suppress or rejection_filter(prior_rejections), progress=progress or _ignore, graph=graph,
     ).run()
 
 
@@ -213,7 +227,7 @@ class _Review:
     def __init__(self, clauses: Sequence[Clause], playbook: Playbook, provider: Provider, *, mode: PromptMode,
                  prior_rejections: tuple[Rejection, ...], preferences_text: str, preferences_version: str,
                  cache: Cache | None, validator: Validator, suppress: SuggestionFilter,
-                 progress: ProgressCallback) -> None:
+                 progress: ProgressCallback, graph: ClauseGraph | None) -> None:
         self.clauses = list(clauses)
         self.playbook = playbook
         self.provider = provider
@@ -225,6 +239,9 @@ class _Review:
         self.validator = validator
         self.suppress = suppress
         self.progress = progress
+        self.graph = graph
+        self._related_cache: dict[int, tuple[Related, ...]] = {}
+        self._clause_keys: dict[tuple[int, bool], str] = {}
         self.stats = ReviewStats()
         self.suggestions: list[Suggestion] = []
         self.factors: dict[int, list[tuple[Rule, RiskFactor]]] = {}
@@ -275,12 +292,31 @@ class _Review:
             repr(sorted((k, sorted(v)) for k, v in reciprocal.items())),
         )
         keys = {i: "res:" + _hash(prefix, self._clause_key(i)) for i in selected}
-        missing_key = "res:" + _hash(prefix, "missing", self._clause_key(missing_at)) if missing_at is not None else None
+        missing_key = "res:" + _hash(prefix, "missing", self._clause_key(missing_at, related=False)) \
+            if missing_at is not None else None
         self.stats.selected += len(selected)
         return _RulePlan(rule, selected, missing_at, reciprocal, keys, missing_key)
 
-    def _clause_key(self, i: int) -> str:
-        return _hash(self.doc.clauses[i].text, self.doc.context(i), self.doc.clauses[i].list_label or "")
+    def _clause_key(self, i: int, *, related: bool = True) -> str:
+        """Clause *i* as the provider sees it: text, heading path, number and (``related``) the
+        related context, so a changed definition re-asks the clauses that use it. Memoised:
+        every rule that selects the clause needs it."""
+        key = self._clause_keys.get((i, related))
+        if key is None:
+            clause = self.doc.clauses[i]
+            parts = [clause.text, self.doc.context(i), clause.list_label or ""]
+            if related:
+                parts += [f"{r.kind}\x1e{r.label}\x1e{r.text}" for r in self._related(i)]
+            key = self._clause_keys[(i, related)] = _hash(*parts)
+        return key
+
+    def _related(self, i: int) -> tuple[Related, ...]:
+        """What clause *i* relies on elsewhere (computed once per review, empty without a graph)."""
+        if self.graph is None:
+            return ()
+        if i not in self._related_cache:
+            self._related_cache[i] = related_items(self.graph, self.doc.clauses[i].anchor, self.doc.context(i))
+        return self._related_cache[i]
 
     def _analyze(self, plans: list[_RulePlan]) -> None:
         jobs: list[_Job] = []
@@ -349,16 +385,20 @@ class _Review:
         return asked
 
     def _batches(self, plan: _RulePlan, asked: list[int], want_missing: bool) -> list[_Job]:
+        """Group the clauses to ask about into requests of at most ``max_batch_chars``, counting each
+        clause's text and the related context it adds (a definition already in the group is free)."""
         limit = self.provider.max_batch_chars
         groups: list[list[int]] = []
         size = 0
+        shown: set[str] = set()
         for i in asked:
-            length = len(self.doc.clauses[i].text)
-            if not groups or (limit is not None and size + length > limit and groups[-1]):
+            if not groups or (limit is not None and size + self._cost(i, shown) > limit and groups[-1]):
                 groups.append([])
                 size = 0
+                shown = set()
             groups[-1].append(i)
-            size += length
+            size += self._cost(i, shown)
+            shown.update(r.key for r in self._related(i))
         if want_missing and not groups:
             groups.append([])
         out = []
@@ -367,12 +407,18 @@ class _Review:
             indices = list(group)
             if with_missing and plan.missing_at not in indices:
                 indices.append(plan.missing_at)  # shown as the insertion point only
-            out.append(_Job(plan, self._request(plan, indices, with_missing), indices, len(group), with_missing))
+            request = self._request(plan, indices, len(group), with_missing)
+            out.append(_Job(plan, request, indices, len(group), with_missing))
         return out
 
-    def _request(self, plan: _RulePlan, indices: list[int], with_missing: bool) -> RuleRequest:
+    def _cost(self, i: int, shown: set[str]) -> int:
+        """Characters clause *i* adds to a request that already shows the related context ``shown``."""
+        return len(self.doc.clauses[i].text) + sum(len(r.text) for r in self._related(i) if r.key not in shown)
+
+    def _request(self, plan: _RulePlan, indices: list[int], asked: int, with_missing: bool) -> RuleRequest:
         items = tuple(
-            Item(n, self.doc.clauses[i].text, self.doc.context(i), self.doc.clauses[i].list_label)
+            Item(n, self.doc.clauses[i].text, self.doc.context(i), self.doc.clauses[i].list_label,
+                 self._related(i) if n <= asked else ())  # the insertion point is shown, not judged
             for n, i in enumerate(indices, 1)
         )
         return RuleRequest(
@@ -494,14 +540,19 @@ class _Review:
         categories = {rule.category} if missing else self.doc.categories[i]
         risk = score_clause(categories, [factor])
         validation = self._validate_suggestion(draft, text, rule, risk)
-        return replace(draft, risk=risk, validation=validation)
+        return replace(draft, risk=risk, validation=validation, warnings=self._warnings(draft, text))
+
+    def _warnings(self, s: Suggestion, text: str) -> tuple[EditWarning, ...]:
+        """What the edit does elsewhere in the contract (needs the graph; comments edit nothing)."""
+        if self.graph is None or s.kind is Kind.COMMENT:
+            return ()
+        if s.kind is Kind.INSERT:
+            return tuple(self.graph.check_edit(s.anchor, s.new_text, insert=True))
+        return tuple(self.graph.check_edit(s.anchor, _edited(text, s)))
 
     def _validate_suggestion(self, s: Suggestion, text: str, rule: Rule, risk: RiskScore) -> ValidationResult | None:
-        if s.kind is Kind.REPLACE:
-            start = _nth(text, s.quote, s.occurrence)
-            return self._validate(text[:start] + s.new_text + text[start + len(s.quote) :], (rule,), replaces=text)
-        if s.kind is Kind.REWRITE:
-            return self._validate(s.new_text, (rule,), replaces=text)
+        if s.kind in (Kind.REPLACE, Kind.REWRITE):
+            return self._validate(_edited(text, s) or "", (rule,), replaces=text)
         if s.kind is Kind.INSERT:
             return self._validate(s.new_text, (rule,))
         if risk.overall >= VALIDATION_RISK_THRESHOLD:
@@ -538,6 +589,16 @@ class _Review:
 
     def _emit(self, stage: str, done: int, total: int) -> None:
         self.progress("progress", {"stage": stage, "done": done, "total": total})
+
+
+def _edited(text: str, s: Suggestion) -> str | None:
+    """The paragraph as a replace, rewrite or delete leaves it (None: deleted)."""
+    if s.kind is Kind.DELETE:
+        return None
+    if s.kind is Kind.REPLACE:
+        start = _nth(text, s.quote, s.occurrence)
+        return text[:start] + s.new_text + text[start + len(s.quote):]
+    return s.new_text if s.kind is Kind.REWRITE else text
 
 
 def _nth(text: str, quote: str, occurrence: int) -> int:

@@ -20,7 +20,7 @@ from string import Template
 from .playbook import Rule
 from .rejections import Rejection, format_rejections
 
-PROMPT_FILES = ("first_run", "rerun", "output_rules", "rule", "missing", "validator", "validator_input")
+PROMPT_FILES = ("first_run", "rerun", "output_rules", "rule", "context", "missing", "validator", "validator_input")
 
 
 class PromptMode(StrEnum):
@@ -70,8 +70,9 @@ def _bullets(lines: Sequence[str]) -> str:
     return "\n".join(f"  {i}. {line}" for i, line in enumerate(lines, 1)) if lines else "  (none)"
 
 
-def rule_prompt(rule: Rule, paragraphs: str, *, missing_after: int | None = None) -> str:
-    """The user message for one rule and a batch of numbered paragraphs."""
+def rule_prompt(rule: Rule, paragraphs: str, *, missing_after: int | None = None, context: str = "") -> str:
+    """The user message for one rule and a batch of numbered paragraphs; ``context`` is
+    :func:`related_context`'s block (empty when the paragraphs rely on nothing elsewhere)."""
     flags = [f.message for f in rule.red_flags]
     limits = [
         f"{t.metric.replace('_', ' ')} {t.operator} {t.value:g} {t.unit.replace('_', ' ')}" + (f" per {t.per}" if t.per else "")
@@ -93,6 +94,7 @@ def rule_prompt(rule: Rule, paragraphs: str, *, missing_after: int | None = None
         thresholds=_bullets(limits),
         suggested_language=rule.suggested_language or "(none)",
         examples=examples,
+        context=context,
         paragraphs=paragraphs,
     )
     if missing_after is not None:
@@ -107,3 +109,29 @@ def number_paragraphs(items: Sequence[tuple[int, str, str, str | None]]) -> str:
         where = " · ".join(x for x in (f"in: {section}" if section else "", f"numbered {label}" if label else "") if x)
         blocks.append(f"[{number}]" + (f" ({where})" if where else "") + f"\n{text}")
     return "\n\n".join(blocks)
+
+
+def related_context(items: Sequence[tuple[int, str, str, str]], paragraphs: Sequence[tuple[int, str]] = ()) -> str:
+    """Render (paragraph number, key, label, text) as one block per key, in first-use order,
+    saying which paragraphs rely on it ("" when there is nothing).
+
+    A definition used by five paragraphs of a batch is shown once, and a
+    section that is itself one of the batch's ``paragraphs`` (number, text) is
+    pointed to rather than repeated: the model needs it once, and tokens are
+    paid for every copy.
+    """
+    users: dict[str, list[int]] = {}
+    shown: dict[str, tuple[str, str]] = {}
+    for number, key, label, text in items:
+        shown.setdefault(key, (label, text))
+        if number not in users.setdefault(key, []):
+            users[key].append(number)
+    if not shown:
+        return ""
+    in_batch = {" ".join(text.split()): number for number, text in paragraphs}
+    blocks = []
+    for key, (label, text) in shown.items():
+        number = in_batch.get(" ".join(text.split()))
+        body = f"(paragraph [{number}] below)" if number is not None else text
+        blocks.append(f"### {label} (relied on by {', '.join(f'[{n}]' for n in users[key])})\n{body}")
+    return render("context", related="\n\n".join(blocks))

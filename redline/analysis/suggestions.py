@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from redline.retrieval.edits import EditWarning
+
 from .risk import RiskScore
 from .validator import ValidationResult
 
@@ -49,7 +51,9 @@ class Suggestion:
     replacement (replace), the whole new paragraph (rewrite) or the inserted
     paragraph (insert); empty for comments and deletions. ``position`` applies
     to insertions. ``source`` says which check produced it (red_flag,
-    threshold, missing, model).
+    threshold, missing, model). ``warnings`` say what the edit does elsewhere
+    in the contract (a renamed or reworded definition, a reference that leads
+    nowhere), when the review had the contract graph.
     """
 
     id: str
@@ -69,6 +73,7 @@ class Suggestion:
     confidence: float = 1.0
     risk: RiskScore | None = None
     validation: ValidationResult | None = None
+    warnings: tuple[EditWarning, ...] = ()
 
     def to_op(self) -> dict[str, Any]:
         """The ``ops.json`` operation for this suggestion.
@@ -116,6 +121,7 @@ class Suggestion:
             "confidence": self.confidence,
             "risk": self.risk.to_dict() if self.risk else None,
             "validation": self.validation.to_dict() if self.validation else None,
+            "warnings": [w.to_dict() for w in self.warnings],
             "op": self.to_op(),
         }
 

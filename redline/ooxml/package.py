@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import posixpath
 import zipfile
+import zlib
 from dataclasses import dataclass
 
 from lxml import etree
@@ -37,6 +38,12 @@ class Limits:
 
 DEFAULT_LIMITS = Limits()
 
+# What zipfile raises for damaged input besides BadZipFile: RuntimeError for zip-level
+# encryption, NotImplementedError for an unknown compression method or a too-new
+# "version needed" field (raised while reading the directory), zlib.error for a
+# corrupt deflate stream (zipfile does not wrap it), EOFError for a truncated entry.
+_ZIP_ERRORS = (zipfile.BadZipFile, zlib.error, OSError, EOFError, ValueError, NotImplementedError, RuntimeError)
+
 
 class Package:
     """An opened .docx: raw parts, lazily parsed XML parts, content types, rels."""
@@ -61,7 +68,7 @@ class Package:
         try:
             zf = zipfile.ZipFile(io.BytesIO(data))
             infos = zf.infolist()
-        except (zipfile.BadZipFile, OSError, ValueError) as exc:
+        except _ZIP_ERRORS as exc:
             raise DocxError("not_a_zip", f"The zip package is damaged: {exc}") from None
         if len(infos) > limits.max_entries:
             raise DocxError("zip_bomb", f"The package has {len(infos)} entries (limit {limits.max_entries}).")
@@ -88,8 +95,7 @@ class Package:
                 parts[name] = chunk
         except DocxError:
             raise
-        except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError, RuntimeError) as exc:
-            # RuntimeError: zip-level encryption; NotImplementedError: unknown compression.
+        except _ZIP_ERRORS as exc:
             raise DocxError("not_a_zip", f"The zip package is damaged: {exc}") from None
         if "[Content_Types].xml" not in parts:
             raise DocxError("not_a_docx", "The package has no [Content_Types].xml; it is not an Office file.")

@@ -9,17 +9,27 @@ this module is the engine's one reading of ECMA-376 §17.13.5 (revisions):
 * a tracked paragraph mark (``w:pPr/w:rPr/w:ins|w:del|w:moveFrom|w:moveTo``):
   when the mark goes away (an accepted deletion, a rejected insertion) the
   paragraph merges with the next one, whose properties survive;
-* ``w:rPrChange``/``w:pPrChange`` and the table property changes: accepting
-  drops the record, rejecting restores the recorded properties;
-* table rows inserted or deleted (``w:trPr/w:ins|w:del``);
-* move range markers disappear either way.
+* ``w:rPrChange``/``w:pPrChange``/``w:sectPrChange``, the table property changes
+  and ``w:tblGridChange``: accepting drops the record, rejecting restores the
+  recorded properties (what the record does not cover, such as a paragraph
+  mark's revision or a section's header references, stays); a property
+  element left empty by a reject is removed, except the ones a table or a
+  section break cannot lose;
+* table rows inserted or deleted (``w:trPr/w:ins|w:del``), cells inserted or
+  deleted (``w:cellIns``/``w:cellDel``) and vertical merges (``w:cellMerge``);
+* inserted numbering (``w:numPr/w:ins``) and ``w:numberingChange`` (whose
+  record is a label as displayed, not properties, so it is dropped either way);
+* custom XML markup inserted or deleted (``w:customXmlInsRangeStart``…): when
+  the markup goes, the ``w:customXml`` element is unwrapped, its content stays;
+* move range markers disappear either way, and a move is resolved as a whole:
+  selecting one side of a named move selects the other.
 
-Range markers (bookmarks, comment ranges) inside removed content are kept: they
-move to where the content was, so anchors are never lost.
+Range markers (bookmarks, comment ranges) inside removed content are kept
+(:mod:`.markers`), so anchors and comments are never lost.
 
-Revisions are selected by author and/or id; with neither, all are resolved.
-Each handler is keyed by (tag, where it sits), so more revision kinds are added
-by adding a handler.
+Revisions are selected by author, id and/or the ``_RL_`` anchor of their
+paragraph; with none of these, all are resolved. Each handler is keyed by
+(tag, where it sits), so more revision kinds are added by adding a handler.
 """
 
 from __future__ import annotations
@@ -30,31 +40,73 @@ from datetime import UTC, datetime
 
 from lxml import etree
 
+from .anchors import anchor_map
+from .markers import KEEP_MARKERS, drop_content, remove_block
 from .oxml import qn
 
 _ID = qn("w:id")
 _AUTHOR = qn("w:author")
 _DATE = qn("w:date")
+_NAME = qn("w:name")
 _P = qn("w:p")
 _P_PR = qn("w:pPr")
 _R_PR = qn("w:rPr")
+_TBL = qn("w:tbl")
+_TBL_PR = qn("w:tblPr")
+_TR = qn("w:tr")
 _TR_PR = qn("w:trPr")
+_TC = qn("w:tc")
+_TC_PR = qn("w:tcPr")
+_NUM_PR = qn("w:numPr")
 _SECT_PR = qn("w:sectPr")
+_CUSTOM_XML = qn("w:customXml")
+_CUSTOM_XML_PR = qn("w:customXmlPr")
+_V_MERGE = qn("w:vMerge")
+_VAL = qn("w:val")
 
 INS, DEL, MOVE_FROM, MOVE_TO = qn("w:ins"), qn("w:del"), qn("w:moveFrom"), qn("w:moveTo")
 RPR_CHANGE, PPR_CHANGE = qn("w:rPrChange"), qn("w:pPrChange")
+TBL_PR_CHANGE, TBL_GRID_CHANGE = qn("w:tblPrChange"), qn("w:tblGridChange")
+NUMBERING_CHANGE = qn("w:numberingChange")
+CELL_INS, CELL_DEL, CELL_MERGE = qn("w:cellIns"), qn("w:cellDel"), qn("w:cellMerge")
 _PROP_CHANGES = {
     RPR_CHANGE: qn("w:rPr"),
     PPR_CHANGE: qn("w:pPr"),
-    qn("w:tblPrChange"): qn("w:tblPr"),
+    qn("w:sectPrChange"): _SECT_PR,
+    TBL_PR_CHANGE: _TBL_PR,
+    TBL_GRID_CHANGE: qn("w:tblGrid"),
     qn("w:tblPrExChange"): qn("w:tblPrEx"),
-    qn("w:trPrChange"): qn("w:trPr"),
-    qn("w:tcPrChange"): qn("w:tcPr"),
+    qn("w:trPrChange"): _TR_PR,
+    qn("w:tcPrChange"): _TC_PR,
 }
+# What a property record does not cover, per container: (children that stay at
+# the head, where the restored properties follow them; children that stay at the tail).
+_UNRECORDED: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    _P_PR: (frozenset(), frozenset((_R_PR, _SECT_PR))),  # ECMA-376 §17.13.5.29
+    _R_PR: (frozenset((INS, DEL, MOVE_FROM, MOVE_TO)), frozenset()),  # a paragraph mark's own revision
+    _SECT_PR: (frozenset((qn("w:headerReference"), qn("w:footerReference"))), frozenset()),
+    _TR_PR: (frozenset(), frozenset((INS, DEL))),
+    _TC_PR: (frozenset(), frozenset((CELL_INS, CELL_DEL, CELL_MERGE))),
+}
+# Property elements a table or a section break cannot lose, even when empty.
+_REQUIRED_PROPS = frozenset((_TBL_PR, qn("w:tblGrid"), _SECT_PR))
+
+_MOVE_STARTS = {qn("w:moveFromRangeStart"): MOVE_FROM, qn("w:moveToRangeStart"): MOVE_TO}
 _MOVE_RANGES = frozenset(
     qn(t) for t in ("w:moveFromRangeStart", "w:moveFromRangeEnd", "w:moveToRangeStart", "w:moveToRangeEnd")
 )
-_RANGE_ENDS = frozenset(qn(t) for t in ("w:moveFromRangeEnd", "w:moveToRangeEnd"))
+# Custom XML markup ranges: start tag → True when the markup was inserted (or moved here).
+_CUSTOM_XML_STARTS = {
+    qn("w:customXmlInsRangeStart"): True,
+    qn("w:customXmlDelRangeStart"): False,
+    qn("w:customXmlMoveToRangeStart"): True,
+    qn("w:customXmlMoveFromRangeStart"): False,
+}
+_RANGE_ENDS = frozenset(
+    qn(f"w:{t}")
+    for t in ("moveFromRangeEnd", "moveToRangeEnd", "customXmlInsRangeEnd", "customXmlDelRangeEnd",
+              "customXmlMoveToRangeEnd", "customXmlMoveFromRangeEnd")
+)
 
 # Every element whose w:id lives in the revision id space (ECMA-376 §17.13).
 REVISION_ID_TAGS: tuple[str, ...] = tuple(
@@ -68,23 +120,25 @@ REVISION_ID_TAGS: tuple[str, ...] = tuple(
         "customXmlMoveToRangeEnd",
     )
 )
-_RESOLVED_TAGS = (INS, DEL, MOVE_FROM, MOVE_TO, *_PROP_CHANGES, *_MOVE_RANGES)
-
-# Markers that must survive when the content around them is removed.
-_KEEP_MARKERS = tuple(
-    qn(f"w:{t}") for t in ("bookmarkStart", "bookmarkEnd", "commentRangeStart", "commentRangeEnd")
+_RESOLVED_TAGS = (
+    INS, DEL, MOVE_FROM, MOVE_TO, *_PROP_CHANGES, *_MOVE_RANGES, *_CUSTOM_XML_STARTS, *_RANGE_ENDS,
+    NUMBERING_CHANGE, CELL_INS, CELL_DEL, CELL_MERGE,
 )
+
 # Paragraph-level markup that may sit between two paragraphs without being content.
-_BETWEEN_PARAGRAPHS = frozenset((*_KEEP_MARKERS, *_MOVE_RANGES, qn("w:proofErr"), qn("w:permStart"), qn("w:permEnd")))
+_BETWEEN_PARAGRAPHS = frozenset(
+    (*KEEP_MARKERS, *_MOVE_RANGES, *_CUSTOM_XML_STARTS, *_RANGE_ENDS, qn("w:proofErr"), qn("w:permStart"),
+     qn("w:permEnd"))
+)
 # Property containers: a w:ins/w:del inside one records a property revision, not content.
 _PROPERTY_PARENTS = frozenset(
     qn(f"w:{t}") for t in ("rPr", "pPr", "numPr", "tcPr", "tblPr", "trPr", "sectPr", "tblPrEx")
 )
 _RENAME_ON_RESTORE = {qn("w:delText"): qn("w:t"), qn("w:delInstrText"): qn("w:instrText")}
-# Properties of a paragraph that a w:pPrChange does not record (ECMA-376 §17.13.5.29).
-_PPR_UNRECORDED = (qn("w:rPr"), _SECT_PR, PPR_CHANGE)
 # Tracked-mark children at the head of a paragraph mark's w:rPr (CT_ParaRPr).
 _MARK_TAGS = (INS, DEL, MOVE_FROM, MOVE_TO)
+# Where a w:vMerge goes in w:tcPr: after these (ECMA-376 §17.4.66 sequence).
+_BEFORE_V_MERGE = frozenset(qn(f"w:{t}") for t in ("cnfStyle", "tcW", "gridSpan", "hMerge"))
 
 
 def iso_now() -> str:
@@ -144,33 +198,92 @@ class Tracker:
 Selector = Callable[[etree._Element], bool]
 
 
-def selector(*, authors: Iterable[str] | None = None, ids: Iterable[str] | None = None) -> Selector:
-    """A predicate on revision elements: by author and/or id (all when neither)."""
+def selector(
+    *,
+    authors: Iterable[str] | None = None,
+    ids: Iterable[str] | None = None,
+    paragraphs: Iterable[etree._Element] | None = None,
+) -> Selector | None:
+    """A predicate on revision elements: by author, id and/or paragraph (every
+    filter given must match); None when no filter is given (everything)."""
+    if authors is None and ids is None and paragraphs is None:
+        return None
     author_set = set(authors) if authors is not None else None
     id_set = set(ids) if ids is not None else None
+    para_set = set(paragraphs) if paragraphs is not None else None
 
     def match(el: etree._Element) -> bool:
-        if author_set is not None and el.get(_AUTHOR) not in author_set:
+        if author_set is not None and revision_author(el) not in author_set:
             return False
-        return id_set is None or el.get(_ID) in id_set
+        if id_set is not None and el.get(_ID) not in id_set:
+            return False
+        return para_set is None or _in_paragraphs(el, para_set)
 
     return match
 
 
-def accept(root: etree._Element, *, authors: Iterable[str] | None = None, ids: Iterable[str] | None = None) -> int:
+def revision_author(el: etree._Element) -> str | None:
+    """The author of a revision element.
+
+    A ``w:tblGridChange`` has no author attribute (CT_Markup); Word writes it
+    with the table's ``w:tblPrChange``, whose author it takes.
+    """
+    author = el.get(_AUTHOR)
+    if author is None and el.tag == TBL_GRID_CHANGE:
+        tbl = el.getparent().getparent() if el.getparent() is not None else None
+        change = tbl.find(f"{_TBL_PR}/{TBL_PR_CHANGE}") if tbl is not None else None
+        author = change.get(_AUTHOR) if change is not None else None
+    return author
+
+
+def _in_paragraphs(el: etree._Element, paragraphs: set[etree._Element]) -> bool:
+    """True when ``el`` belongs to one of ``paragraphs``: it sits inside one, or it
+    is a row, cell or table revision whose row, cell or table holds one."""
+    scope = next(el.iterancestors(_P, _TC, _TR, _TBL), None)
+    if scope is None:
+        return False
+    if scope.tag == _P:
+        return scope in paragraphs
+    return any(p in paragraphs for p in scope.iter(_P))
+
+
+def accept(
+    root: etree._Element,
+    *,
+    authors: Iterable[str] | None = None,
+    ids: Iterable[str] | None = None,
+    anchors: Iterable[str] | None = None,
+) -> int:
     """Accept the selected revisions under ``root`` in place; returns how many."""
-    return _resolve(root, selector(authors=authors, ids=ids), accepting=True)
+    return _resolve(root, _select(root, authors, ids, anchors), accepting=True)
 
 
-def reject(root: etree._Element, *, authors: Iterable[str] | None = None, ids: Iterable[str] | None = None) -> int:
+def reject(
+    root: etree._Element,
+    *,
+    authors: Iterable[str] | None = None,
+    ids: Iterable[str] | None = None,
+    anchors: Iterable[str] | None = None,
+) -> int:
     """Reject the selected revisions under ``root`` in place; returns how many."""
-    return _resolve(root, selector(authors=authors, ids=ids), accepting=False)
+    return _resolve(root, _select(root, authors, ids, anchors), accepting=False)
 
 
-def _resolve(root: etree._Element, match: Selector, *, accepting: bool) -> int:
-    chosen = [el for el in root.iter(*_RESOLVED_TAGS) if el.tag not in _RANGE_ENDS and match(el)]
-    range_ids = {el.get(_ID) for el in chosen if el.tag in _MOVE_RANGES}
-    ends = [el for el in root.iter(*_RANGE_ENDS) if el.get(_ID) in range_ids]
+def _select(
+    root: etree._Element, authors: Iterable[str] | None, ids: Iterable[str] | None, anchors: Iterable[str] | None
+) -> Selector | None:
+    paragraphs = None
+    if anchors is not None:
+        by_name = anchor_map(root)
+        paragraphs = [by_name[a] for a in anchors if a in by_name]
+    return selector(authors=authors, ids=ids, paragraphs=paragraphs)
+
+
+def _resolve(root: etree._Element, match: Selector | None, *, accepting: bool) -> int:
+    candidates = [el for el in root.iter(*_RESOLVED_TAGS) if el.tag not in _RANGE_ENDS]
+    chosen = candidates if match is None else _with_move_partners(root, [el for el in candidates if match(el)])
+    range_ids = {el.get(_ID) for el in chosen if el.tag in _MOVE_STARTS or el.tag in _CUSTOM_XML_STARTS}
+    ends = [el for el in root.iter(*_RANGE_ENDS) if el.get(_ID) in range_ids] if range_ids else []
     merges: list[etree._Element] = []
     count = 0
     for el in chosen:
@@ -179,7 +292,7 @@ def _resolve(root: etree._Element, match: Selector, *, accepting: bool) -> int:
             continue
         handler = _handler(el, parent)
         if handler is None:
-            continue  # a kind of revision this engine does not resolve yet: left as it is
+            continue  # not a revision (a w:ins inside a run's properties…): left as it is
         count += 1
         merge = handler(el, parent, accepting)
         if merge is not None:
@@ -192,21 +305,52 @@ def _resolve(root: etree._Element, match: Selector, *, accepting: bool) -> int:
     return count
 
 
+def _with_move_partners(root: etree._Element, chosen: list[etree._Element]) -> list[etree._Element]:
+    """``chosen`` plus the rest of every named move it touches, in document order.
+
+    Word resolves a move as one change: accepting only the destination would
+    leave the text twice. Move content belongs to the move whose named range
+    (``w:moveFromRangeStart``/``w:moveToRangeStart``) is open around it.
+    """
+    if not chosen:
+        return chosen
+    name_of: dict[etree._Element, str] = {}
+    open_ranges: dict[str, dict[str, str]] = {MOVE_FROM: {}, MOVE_TO: {}}
+    ends = {qn("w:moveFromRangeEnd"): MOVE_FROM, qn("w:moveToRangeEnd"): MOVE_TO}
+    for el in root.iter(MOVE_FROM, MOVE_TO, *_MOVE_STARTS, *ends):
+        tag = el.tag
+        if tag in _MOVE_STARTS:
+            name = el.get(_NAME) or ""
+            open_ranges[_MOVE_STARTS[tag]][el.get(_ID, "")] = name
+            name_of[el] = name
+        elif tag in ends:
+            open_ranges[ends[tag]].pop(el.get(_ID, ""), None)
+        elif open_ranges[tag]:
+            name_of[el] = next(reversed(open_ranges[tag].values()))
+    names = {name_of[el] for el in chosen if el in name_of}
+    if not names:
+        return chosen
+    picked = set(chosen)
+    picked.update(el for el, name in name_of.items() if name in names)
+    return [el for el in root.iter(*_RESOLVED_TAGS) if el in picked]
+
+
 Handler = Callable[[etree._Element, etree._Element, bool], "etree._Element | None"]
 
 
 def _handler(el: etree._Element, parent: etree._Element) -> Handler | None:
-    """How to resolve ``el`` given where it sits (None: not supported here)."""
+    """How to resolve ``el`` given where it sits (None: not a revision we resolve)."""
     tag = el.tag
-    if tag in _MOVE_RANGES:
-        return _resolve_marker
-    if tag in _PROP_CHANGES:
-        return _resolve_property_change
+    handler = _BY_TAG.get(tag)
+    if handler is not None:
+        return handler
     if parent.tag == _R_PR:
         grand = parent.getparent()
         return _resolve_paragraph_mark if grand is not None and grand.tag == _P_PR else None
     if parent.tag == _TR_PR:
         return _resolve_row if tag in (INS, DEL) else None
+    if parent.tag == _NUM_PR:
+        return _resolve_numbering_insertion if tag == INS else None
     if parent.tag in _PROPERTY_PARENTS:
         return None
     return _resolve_content
@@ -220,6 +364,8 @@ def _resolve_property_change(el: etree._Element, parent: etree._Element, accepti
     if not accepting:
         _restore_properties(parent, el)
     parent.remove(el)
+    if not accepting and len(parent) == 0 and parent.tag not in _REQUIRED_PROPS and parent.getparent() is not None:
+        parent.getparent().remove(parent)  # the recorded original was empty: no such properties
 
 
 def _resolve_paragraph_mark(el: etree._Element, parent: etree._Element, accepting: bool) -> etree._Element | None:
@@ -234,7 +380,74 @@ def _resolve_paragraph_mark(el: etree._Element, parent: etree._Element, acceptin
 def _resolve_row(el: etree._Element, parent: etree._Element, accepting: bool) -> None:
     parent.remove(el)
     if (el.tag == INS) != accepting:
-        _drop(parent.getparent())
+        tr = parent.getparent()
+        tbl = tr.getparent()
+        remove_block(tr)
+        if tbl is not None and tbl.tag == _TBL and next(tbl.iter(_TR), None) is None:
+            _remove_table(tbl)
+
+
+def _resolve_cell(el: etree._Element, parent: etree._Element, accepting: bool) -> None:
+    """An inserted cell goes on reject, a deleted one on accept (and a row left
+    without cells goes with it)."""
+    parent.remove(el)
+    if (el.tag == CELL_INS) != accepting:
+        tc = parent.getparent()
+        tr = tc.getparent()
+        remove_block(tc)
+        if tr is not None and tr.tag == _TR and next(tr.iter(_TC), None) is None:
+            tbl = tr.getparent()
+            remove_block(tr)
+            if tbl is not None and tbl.tag == _TBL and next(tbl.iter(_TR), None) is None:
+                _remove_table(tbl)
+
+
+def _resolve_cell_merge(el: etree._Element, parent: etree._Element, accepting: bool) -> None:
+    """Set the cell's vertical merge to the revised (accept) or original (reject)
+    state recorded on ``w:cellMerge`` ("rest": starts a merge, "cont": continues
+    one, absent: not merged)."""
+    state = el.get(qn("w:vMerge") if accepting else qn("w:vMergeOrig"))
+    parent.remove(el)
+    v_merge = parent.find(_V_MERGE)
+    if state not in ("rest", "cont"):
+        if v_merge is not None:
+            parent.remove(v_merge)
+        return
+    if v_merge is None:
+        v_merge = etree.Element(_V_MERGE)
+        at = 0
+        while at < len(parent) and parent[at].tag in _BEFORE_V_MERGE:
+            at += 1
+        parent.insert(at, v_merge)
+    if state == "rest":
+        v_merge.set(_VAL, "restart")
+    else:
+        v_merge.attrib.pop(_VAL, None)  # continue is the default
+
+
+def _resolve_numbering_insertion(el: etree._Element, parent: etree._Element, accepting: bool) -> None:
+    """``w:numPr/w:ins``: the numbering was added; rejecting removes it."""
+    parent.remove(el)
+    if not accepting and parent.getparent() is not None:
+        parent.getparent().remove(parent)
+
+
+def _resolve_custom_xml_range(el: etree._Element, parent: etree._Element, accepting: bool) -> None:
+    """A custom XML start or end tag inserted or deleted; when it goes, its
+    ``w:customXml`` element is unwrapped (the markup goes, the content stays).
+
+    The range brackets the tag: the element is the one right after the range
+    start (its start tag) or the one the range start sits in (its end tag).
+    """
+    following = el.getnext()
+    parent.remove(el)
+    if _CUSTOM_XML_STARTS[el.tag] == accepting:
+        return
+    target = following if following is not None and following.tag == _CUSTOM_XML else parent
+    if target.tag == _CUSTOM_XML and target.getparent() is not None:
+        for props in target.findall(_CUSTOM_XML_PR):
+            target.remove(props)
+        _unwrap(target)
 
 
 def _resolve_content(el: etree._Element, parent: etree._Element, accepting: bool) -> None:
@@ -244,7 +457,26 @@ def _resolve_content(el: etree._Element, parent: etree._Element, accepting: bool
                 old.tag = _RENAME_ON_RESTORE[old.tag]
         _unwrap(el)
     else:
-        _drop(el)
+        drop_content(el)
+
+
+_BY_TAG: dict[str, Handler] = {
+    **{tag: _resolve_marker for tag in _MOVE_STARTS},
+    **{tag: _resolve_custom_xml_range for tag in _CUSTOM_XML_STARTS},
+    **{tag: _resolve_property_change for tag in _PROP_CHANGES},
+    NUMBERING_CHANGE: _resolve_marker,
+    CELL_INS: _resolve_cell,
+    CELL_DEL: _resolve_cell,
+    CELL_MERGE: _resolve_cell_merge,
+}
+
+
+def _remove_table(tbl: etree._Element) -> None:
+    """Remove a table left without rows; a cell must still end with a paragraph."""
+    container = tbl.getparent()
+    remove_block(tbl)
+    if container is not None and container.tag == _TC and (len(container) == 0 or container[-1].tag != _P):
+        etree.SubElement(container, _P)
 
 
 def _unwrap(el: etree._Element) -> None:
@@ -254,30 +486,19 @@ def _unwrap(el: etree._Element) -> None:
     el.getparent().remove(el)
 
 
-def _drop(el: etree._Element) -> None:
-    """Remove an element but keep the range markers inside it, in its place."""
-    parent = el.getparent()
-    if parent is None:
-        return
-    for marker in list(el.iter(*_KEEP_MARKERS)):
-        el.addprevious(marker)
-    parent.remove(el)
-
-
 def _restore_properties(props: etree._Element, change: etree._Element) -> None:
-    """Put the properties recorded in a ``w:*PrChange`` back into ``props``."""
+    """Put the properties recorded in a ``w:*PrChange`` back into ``props``,
+    keeping what the record does not cover (see ``_UNRECORDED``)."""
     recorded = change.find(_PROP_CHANGES[change.tag])
-    if props.tag == _P_PR:
-        kept = [c for c in props if c.tag in _PPR_UNRECORDED]
-    elif props.tag == _R_PR:
-        kept = [c for c in props if c.tag in _MARK_TAGS or c is change]
-    else:
-        kept = [change]
+    head_tags, tail_tags = _UNRECORDED.get(props.tag, (frozenset(), frozenset()))
+    insert_at = 0
     for child in list(props):
-        if all(child is not k for k in kept):
-            props.remove(child)
-    head = [c for c in kept if c.tag in _MARK_TAGS]
-    insert_at = len(head)
+        if child is change or child.tag in tail_tags:
+            continue
+        if child.tag in head_tags:
+            insert_at += 1
+            continue
+        props.remove(child)
     for child in list(recorded) if recorded is not None else []:
         props.insert(insert_at, child)
         insert_at += 1

@@ -8,11 +8,12 @@ a clause depends on (:meth:`ContractGraph.context_for`), index it with
 
 from .ask import Answer, Citation, ask, verify_quote
 from .context import ContextItem
+from .edits import EditWarning
 from .embeddings import EmbeddingUnavailable, make_embedder
 from .graph import DEFINES, PARENT_OF, REFERENCES, USES_TERM, ContractGraph, Edge
 from .search import Hit, SearchIndex
 
 __all__ = [
     "DEFINES", "PARENT_OF", "REFERENCES", "USES_TERM", "Answer", "Citation", "ContextItem", "ContractGraph", "Edge",
-    "EmbeddingUnavailable", "Hit", "SearchIndex", "ask", "make_embedder", "verify_quote",
+    "EditWarning", "EmbeddingUnavailable", "Hit", "SearchIndex", "ask", "make_embedder", "verify_quote",
 ]

@@ -125,10 +125,8 @@ def find_definitions(blocks: list[Block], definition_blocks: set[int]) -> list[D
     """
     by_key: dict[str, Definition] = {}
     for block in blocks:
-        for term, site in _sites(block, block.index in definition_blocks):
+        for term, site in definition_sites(block, block.index in definition_blocks):
             key = term_key(term)
-            if not key or len(term.split()) > _MAX_TERM_WORDS or not any(c.isalpha() for c in term):
-                continue
             definition = by_key.get(key)
             if definition is None:
                 definition = by_key[key] = Definition(f"d{len(by_key) + 1}", term, key)
@@ -137,7 +135,8 @@ def find_definitions(blocks: list[Block], definition_blocks: set[int]) -> list[D
     return list(by_key.values())
 
 
-def _sites(block: Block, in_definitions: bool) -> list[tuple[str, DefinitionSite]]:
+def definition_sites(block: Block, in_definitions: bool) -> list[tuple[str, DefinitionSite]]:
+    """Every term a block defines, with where; ``in_definitions``: the block is in a definitions section."""
     text = block.text
     found: list[tuple[str, int, int, str]] = []  # term, term start, term end (block offsets), pattern
     for m in _THE_TERM_RE.finditer(text):
@@ -163,8 +162,11 @@ def _sites(block: Block, in_definitions: bool) -> list[tuple[str, DefinitionSite
         if s in seen:
             continue
         seen.add(s)
+        term = term.strip()
+        if len(term.split()) > _MAX_TERM_WORDS or not any(c.isalpha() for c in term):
+            continue  # a quoted sentence or figure, not a term
         start, end = _definition_span(text, s, pattern, means_starts)
-        out.append((term.strip(), DefinitionSite(
+        out.append((term, DefinitionSite(
             block=block.index, start=block.start + start, end=block.start + end,
             term_start=block.start + s, term_end=block.start + e, pattern=pattern,
         )))

@@ -20,6 +20,7 @@ from typing import Any
 from .blocks import Block, ParagraphLike, blocks_from_paragraphs, blocks_from_text
 from .context import ContextItem, clause_context
 from .definitions import Definition, Usage, find_definitions, find_usages, term_key
+from .edits import EditWarning, edit_warnings
 from .layout import Role, classify
 from .references import RawRef, Reference, extract, find_references, normalise_number, split_ident
 from .sections import Section, build_sections
@@ -97,7 +98,7 @@ class ContractGraph:
         skip = {i for i, r in enumerate(roles) if r is not Role.BODY}
         graph = cls(text, blocks, roles, sections, owner, [], [], [])
         graph._index()
-        graph.definitions = find_definitions([b for b in blocks if b.index not in skip], graph._definition_blocks())
+        graph.definitions = find_definitions([b for b in blocks if b.index not in skip], graph.definition_blocks())
         graph.usages = find_usages(blocks, graph.definitions, skip)
         headings = {s.first for s in sections}
         graph.references = find_references(blocks, owner, graph._resolve_raw, skip, headings)
@@ -118,7 +119,8 @@ class ContractGraph:
             for key in s.keys:
                 self._keys[_norm_key(key)].append(s.id)
 
-    def _definition_blocks(self) -> set[int]:
+    def definition_blocks(self) -> set[int]:
+        """Blocks of sections titled as definitions, where unquoted "Affiliate means …" entries count too."""
         out: set[int] = set()
         for s in self.sections:
             if any("definition" in (a.title or "").lower() for a in self.ancestors(s.id, include_self=True)):
@@ -216,11 +218,15 @@ class ContractGraph:
 
     def resolve_raw(self, raw: RawRef, *, near: str | None = None) -> str | None:
         """Resolve an extracted reference from where ``near`` (an anchor) is, else from the top."""
+        return self.resolution(raw, near=near)[0]
+
+    def resolution(self, raw: RawRef, *, near: str | None = None) -> tuple[str | None, str]:
+        """The target and status ("resolved", "partial", "unresolved") of a reference written at ``near``."""
         section = self.section_of(near) if near else None
         source = section.id if section else (self.sections[0].id if self.sections else None)
         if source is None:
-            return None
-        return self._resolve_raw(raw, source)[0]
+            return None, "unresolved"
+        return self._resolve_raw(raw, source)
 
     def resolve(self, reference: str, *, near: str | None = None) -> Section | None:
         """The section a reference written like "Section 8.2", "Article IV" or "Exhibit B" points to.
@@ -320,6 +326,11 @@ class ContractGraph:
         ``max_chars`` so it can go straight into a prompt.
         """
         return clause_context(self, anchor, max_items=max_items, max_chars=max_chars)
+
+    def check_edit(self, anchor: str, new_text: str | None, *, insert: bool = False) -> list[EditWarning]:
+        """What replacing the paragraph at ``anchor`` with ``new_text`` does elsewhere (None: delete it;
+        ``insert``: add ``new_text`` after it): renamed or changed definitions, broken references."""
+        return edit_warnings(self, anchor, new_text, insert=insert)
 
     # -- serialisation ----------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:

@@ -41,6 +41,15 @@ def lo_text(path: str | os.PathLike, changes: str = "accept") -> list[str]:
     return oracle.normalise(oracle.lo_paragraphs(str(path), changes))
 
 
+def lo_texts(jobs: list[tuple[str | os.PathLike, str]]) -> list[list[str]]:
+    """LibreOffice's lines for several (path, changes) pairs in one soffice session."""
+    results = oracle.lo_run([{"path": str(path), "mode": mode, "method": "walk"} for path, mode in jobs])
+    errors = [r["error"] for r in results if "error" in r]
+    if errors:
+        raise RuntimeError(errors[0])
+    return [oracle.normalise(r["paragraphs"]) for r in results]
+
+
 def opens(path: str | os.PathLike) -> bool:
     """True when LibreOffice renders the file to a PDF with at least one page."""
     result = subprocess.run(

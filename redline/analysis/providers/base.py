@@ -2,8 +2,9 @@
 
 A provider is whatever produces findings for a rule — the offline rule engine
 or a language model. It sees paragraphs numbered locally from 1 (never an
-anchor or id), with their section heading as context, and answers with
-findings that name a paragraph number and quote its text. Everything after
+anchor or id), with their section heading and the definitions and sections
+they rely on as context, and answers with findings that name a paragraph
+number and quote its text. Everything after
 that (mapping numbers back to anchors, grounding quotes, validating, scoring,
 caching) is the pipeline's job, identical for every provider.
 """
@@ -20,13 +21,27 @@ from ..rejections import Rejection
 
 
 @dataclass(frozen=True, slots=True)
+class Related:
+    """Text from elsewhere in the contract that a paragraph relies on: a definition of a
+    term it uses, a section it cites, or its parent's lead-in. ``key`` identifies it, so
+    a batch shows a definition once however many of its paragraphs use it."""
+
+    kind: str  # "definition" | "reference" | "parent"
+    key: str
+    label: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class Item:
-    """A paragraph as a provider sees it: local number, text, section heading path, list label."""
+    """A paragraph as a provider sees it: local number, text, section heading path, list
+    label, and what it relies on elsewhere (for reading; never quoted or edited)."""
 
     number: int
     text: str
     context: str = ""
     label: str | None = None
+    related: tuple[Related, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,7 @@ import jsonschema
 import openai
 
 from ..playbook import Rule, Severity
-from ..prompts import number_paragraphs, prompts_fingerprint, render, rule_prompt, system_prompt
+from ..prompts import number_paragraphs, prompts_fingerprint, related_context, render, rule_prompt, system_prompt
 from ..validator import DocumentFacts, IssueType, ValidationIssue, ValidationResult, decide_status, text_hash
 from .base import ProviderError, ProviderResponse, RawFinding, RuleRequest, Usage
 
@@ -130,10 +130,13 @@ class OpenAIProvider:
     def analyze(self, request: RuleRequest) -> ProviderResponse:
         """Ask the model about one rule and a batch of locally numbered paragraphs."""
         paragraphs = number_paragraphs([(i.number, i.text, i.context, i.label) for i in request.items])
+        context = related_context([(i.number, r.key, r.label, r.text) for i in request.items for r in i.related],
+                                  [(i.number, i.text) for i in request.items])
         messages = [
             {"role": "system", "content": system_prompt(
                 request.mode, prior_rejections=request.prior_rejections, preferences_text=request.preferences_text)},
-            {"role": "user", "content": rule_prompt(request.rule, paragraphs, missing_after=request.missing_after)},
+            {"role": "user", "content": rule_prompt(request.rule, paragraphs, missing_after=request.missing_after,
+                                                    context=context)},
         ]
         data, usage = self.complete(messages, "contract_findings", FINDINGS_SCHEMA)
         findings = tuple(
