@@ -1,0 +1,29 @@
+// Progress wording: the run's SSE events as a bar and a sentence.
+
+const STAGES = {
+  queued: "Waiting for a reviewer",
+  started: "Starting the review",
+  read: "Reading the document",
+  reading: "Reading the document",
+  prepare: "Preparing the playbook",
+  analyze: "Checking the rules",
+  finalize: "Checking the suggestions",
+};
+
+/**
+ * @param {string} kind the SSE event kind (started, progress, done, error).
+ * @param {object} data its data ({stage, done, total} for progress).
+ * @returns {{fraction: number|null, text: string}} fraction in [0, 1], null when unknown.
+ */
+export function progressView(kind, data = {}) {
+  if (kind === "done") return { fraction: 1, text: "Review complete." };
+  if (kind === "started") return { fraction: 0, text: STAGES.started + "…" };
+  const label = STAGES[data.stage] || "Working";
+  const total = Number(data.total);
+  const done = Number(data.done);
+  if (Number.isFinite(total) && total > 0 && Number.isFinite(done)) {
+    const clamped = Math.min(Math.max(done, 0), total);
+    return { fraction: clamped / total, text: `${label}: ${clamped} of ${total}` };
+  }
+  return { fraction: null, text: label + "…" };
+}

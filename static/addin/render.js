@@ -1,0 +1,88 @@
+// Drawing results into the pane from the <template>s in taskpane.html.
+// Text always goes in through textContent: results quote the contract and the
+// model, and neither is trusted markup.
+
+import { groupResults, kindLabel, verdictLabel } from "./results.js";
+
+function clone(id) {
+  return document.getElementById(id).content.firstElementChild.cloneNode(true);
+}
+
+function proposal(s) {
+  if (s.kind === "comment") return s.comment;
+  if (s.kind === "delete") return s.comment ? `Delete this text. ${s.comment}` : "Delete this text.";
+  return s.comment ? `${s.new_text}\n\nWhy: ${s.comment}` : s.new_text;
+}
+
+function card(s) {
+  const el = clone("result-tpl");
+  el.dataset.id = s.id;
+  el.classList.add(`kind-${s.kind}`);
+  el.querySelector(".kind").textContent = kindLabel(s.kind);
+  el.querySelector(".quote").textContent = s.quote;
+  el.querySelector(".proposal").textContent = proposal(s);
+  const verdict = verdictLabel(s.validation);
+  const verdictEl = el.querySelector(".verdict");
+  verdictEl.hidden = !verdict;
+  verdictEl.textContent = verdict ? `Validator: ${verdict}` : "";
+  verdictEl.dataset.status = s.validation ? s.validation.status : "";
+  const issues = el.querySelector(".issues");
+  for (const issue of (s.validation && s.validation.issues) || []) {
+    const li = document.createElement("li");
+    li.textContent = issue.description;
+    issues.append(li);
+  }
+  issues.hidden = !issues.children.length;
+  return el;
+}
+
+/**
+ * Replace the container's content with the grouped results.
+ * @returns {Map<string, HTMLElement>} suggestion id -> its card, for paintCard.
+ */
+export function renderResults(container, { suggestions, anchors, rules }) {
+  const cards = new Map();
+  const fragment = document.createDocumentFragment();
+  for (const group of groupResults(suggestions, anchors, rules)) {
+    const section = clone("severity-tpl");
+    section.classList.add(`sev-${group.severity}`);
+    section.querySelector(".badge").textContent = group.label;
+    section.querySelector(".count").textContent = `(${group.count})`;
+    for (const rule of group.rules) {
+      const block = clone("rule-tpl");
+      block.querySelector(".rule-title").textContent = rule.title;
+      const guidance = block.querySelector(".guidance");
+      guidance.hidden = !rule.guidance;
+      guidance.querySelector("p").textContent = rule.guidance;
+      for (const s of rule.items) {
+        const el = card(s);
+        cards.set(s.id, el);
+        block.append(el);
+      }
+      section.append(block);
+    }
+    fragment.append(section);
+  }
+  container.replaceChildren(fragment);
+  return cards;
+}
+
+/**
+ * Show one result's state.
+ * @param {HTMLElement} el the card
+ * @param {{canAct: boolean, canApply: boolean, applied: boolean, vote: "up"|"down"|null, message: string, tone: string}} view
+ */
+export function paintCard(el, { canAct, canApply, applied, vote, message, tone }) {
+  const apply = el.querySelector(".apply");
+  apply.disabled = !canAct || !canApply || applied;
+  apply.textContent = applied ? "Applied" : "Apply";
+  for (const button of el.querySelectorAll(".vote")) {
+    const mine = button.classList.contains(vote || "none");
+    button.disabled = !canAct || Boolean(vote);
+    button.setAttribute("aria-pressed", String(mine));
+  }
+  const state = el.querySelector(".state");
+  state.textContent = message || "";
+  state.dataset.tone = tone || "";
+  el.classList.toggle("is-applied", applied);
+}

@@ -1,0 +1,71 @@
+// Following a run's progress over server-sent events.
+//
+// EventSource cannot send an Authorization header, so each connection uses a
+// short-lived ticket from POST /api/runs/{id}/ticket. When the connection drops,
+// EventSource would retry with the same (possibly expired) ticket, so we close it
+// and reconnect ourselves with a fresh ticket and the last event id we saw.
+
+import { NetworkError, ReviewFailed } from "./errors.js";
+
+const KINDS = ["started", "progress", "suggestion", "done", "error"];
+const MAX_RECONNECTS = 5;
+
+/**
+ * @param {import("./api.js").Api} api
+ * @param {number} runId
+ * @param {{onEvent: (kind: string, data: object) => void}} handlers called for every
+ *   event, in order, each once.
+ * @returns {Promise<void>} resolves after `done`; rejects with ReviewFailed after a
+ *   server `error` event (the run holds the reason), or with NetworkError when the
+ *   stream cannot be re-established.
+ */
+export function followRun(api, runId, { onEvent }) {
+  return new Promise((resolve, reject) => {
+    let lastId = 0;
+    let failures = 0;
+    let source = null;
+
+    const connect = async () => {
+      let ticket;
+      try {
+        ({ ticket } = await api.post(`/runs/${runId}/ticket`));
+      } catch (error) {
+        reject(error);
+        return;
+      }
+      const url = `/api/runs/${runId}/events?ticket=${encodeURIComponent(ticket)}&last_event_id=${lastId}`;
+      source = new EventSource(url);
+      for (const kind of KINDS) {
+        source.addEventListener(kind, (event) => {
+          // A connection failure is also an "error" event, but without data.
+          if (!(event instanceof MessageEvent) || typeof event.data !== "string") return;
+          const seq = Number(event.lastEventId);
+          if (seq && seq <= lastId) return;
+          lastId = seq || lastId;
+          failures = 0;
+          const data = JSON.parse(event.data);
+          onEvent(kind, data);
+          if (kind === "done") {
+            source.close();
+            resolve();
+          } else if (kind === "error") {
+            source.close();
+            reject(new ReviewFailed(""));
+          }
+        });
+      }
+      source.onerror = () => {
+        if (source.readyState === EventSource.CLOSED || source.readyState === EventSource.CONNECTING) {
+          source.close();
+          failures += 1;
+          if (failures > MAX_RECONNECTS) {
+            reject(new NetworkError("the progress stream was lost"));
+          } else {
+            setTimeout(connect, 500 * failures);
+          }
+        }
+      };
+    };
+    connect();
+  });
+}

@@ -1,0 +1,380 @@
+// The task pane: sign in, review the open document, show results as they
+// arrive, navigate, apply, give feedback, review again.
+//
+// Office.onReady gates everything. Decisions live in the pure modules
+// (anchors, results, patches, drift, errors, outbox); Word access in word.js.
+
+import { anchorIndex } from "./anchors.js";
+import { Api } from "./api.js";
+import * as auth from "./auth.js";
+import { describeError, ReviewFailed } from "./errors.js";
+import { FollowUp } from "./followup.js";
+import { Outbox } from "./outbox.js";
+import { blockedReason, planApplyAll } from "./patches.js";
+import { progressView } from "./progress.js";
+import { paintCard, renderResults } from "./render.js";
+import { notRepeatedMessage, summaryMessage } from "./results.js";
+import { followRun } from "./stream.js";
+import * as word from "./word.js";
+
+const DOCX_MIME = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
+const SECTIONS = ["starting", "unsupported", "signed-out", "workspace"];
+const $ = (id) => document.getElementById(id);
+
+const api = new Api(() => auth.storedKey());
+let outbox;
+let followUp;
+
+// What the pane knows about the current review.
+const state = {
+  runId: null,
+  anchors: new Map(), // anchor -> {index, text as analysed}
+  rules: new Map(), // rule key -> {title, guidance}
+  suggestions: [], // live (streamed) until the run is done, then the stored ones (with pk and patch)
+  final: false,
+  applied: new Set(), // suggestion pks applied in this pane
+  touched: new Set(), // anchors whose paragraph took a patch in this review
+  votes: new Map(), // pk -> "up" | "down"
+  notes: new Map(), // suggestion id -> {message, tone}
+  cards: new Map(), // suggestion id -> card element
+  busy: false,
+};
+
+function show(section) {
+  for (const id of SECTIONS) $(id).hidden = id !== section;
+}
+
+// -- alerts and progress ------------------------------------------------------
+
+let retryAction = null;
+
+function showError(error, retry) {
+  const described = describeError(error);
+  if (described.signedOut) {
+    auth.forget();
+    signedOut(described.message);
+    return;
+  }
+  $("alert-text").textContent = described.message;
+  retryAction = described.retry ? retry : null;
+  $("retry").hidden = !retryAction;
+  $("alert").hidden = false;
+}
+
+function clearAlert() {
+  $("alert").hidden = true;
+  retryAction = null;
+}
+
+function showProgress(kind, data) {
+  const view = progressView(kind, data);
+  const bar = $("progress-bar");
+  if (view.fraction === null) bar.removeAttribute("value");
+  else bar.value = view.fraction;
+  $("progress-text").textContent = view.text;
+  $("progress").hidden = false;
+}
+
+function setBusy(busy) {
+  state.busy = busy;
+  $("review").disabled = busy;
+  $("apply-all").disabled = busy || !state.final || !state.suggestions.some((s) => !blockedReason(s, state));
+  for (const s of state.suggestions) paint(s);
+}
+
+/** Run an action with the pane busy; any failure is shown in plain words with a retry. */
+async function guarded(action) {
+  if (state.busy) return;
+  clearAlert();
+  setBusy(true);
+  try {
+    await action();
+  } catch (error) {
+    console.error(error);
+    showError(error, () => guarded(action));
+  } finally {
+    setBusy(false);
+  }
+}
+
+// -- sign in and out ------------------------------------------------------------
+
+function signedOut(reason = "") {
+  Object.assign(state, { runId: null, suggestions: [], final: false });
+  draw();
+  clearAlert();
+  $("progress").hidden = true;
+  $("summary").textContent = "";
+  $("not-repeated").hidden = true;
+  $("account").replaceChildren();
+  $("signed-out-reason").textContent = reason;
+  $("signed-out-reason").hidden = !reason;
+  show("signed-out");
+}
+
+function signedIn() {
+  show("workspace");
+  htmx.ajax("GET", $("account").dataset.url, { target: "#account", swap: "innerHTML" });
+  reportApplied();
+}
+
+async function signIn() {
+  $("sign-in").disabled = true;
+  try {
+    auth.remember(await auth.signIn());
+    signedIn();
+  } catch (error) {
+    signedOut(error.message);
+  } finally {
+    $("sign-in").disabled = false;
+  }
+}
+
+function wireHtmx() {
+  document.body.addEventListener("htmx:configRequest", (event) => {
+    const key = auth.storedKey();
+    if (key) event.detail.headers.Authorization = `Bearer ${key}`;
+  });
+  document.body.addEventListener("htmx:afterRequest", (event) => {
+    if (event.detail.elt.id === "sign-out") {
+      auth.forget(); // whatever the server said: signing out here must always work
+      signedOut("You are signed out.");
+    }
+  });
+  document.body.addEventListener("htmx:responseError", (event) => {
+    if (event.detail.xhr.status === 401) {
+      auth.forget();
+      signedOut("Your sign-in is no longer valid (it may have been revoked). Sign in again.");
+    }
+  });
+}
+
+// -- review -----------------------------------------------------------------------
+
+function documentTitle() {
+  const url = Office.context.document.url || "";
+  const name = decodeURIComponent(url.split(/[/\\]/).pop() || "").replace(/\.docx?$/i, "");
+  return name || "Untitled";
+}
+
+/** Send the document: the whole file when Word can give it (outcomes are detected from it), else paragraphs. */
+async function upload(doc) {
+  const title = documentTitle();
+  if (Office.context.requirements.isSetSupported("CompressedFile", "1.1")) {
+    const bytes = await word.readFile();
+    const form = new FormData();
+    form.append("file", new Blob([bytes], { type: DOCX_MIME }), `${title}.docx`);
+    form.append("title", title);
+    return api.upload("/documents", form);
+  }
+  const paragraphs = doc.paragraphs
+    .map((p, i) => ({ anchor: doc.anchors[i], text: p.text, style: p.style || null }))
+    .filter((p) => p.anchor);
+  return api.post("/documents", { title, doc_id: doc.docId, paragraphs });
+}
+
+async function review() {
+  $("not-repeated").hidden = true;
+  $("summary").textContent = "";
+  showProgress("progress", { stage: "read" });
+  await flushApplied(); // the server must know what we wrote before it reads the file back
+  const doc = await word.prepareDocument();
+  const uploaded = await upload(doc);
+  if (!doc.docId) await word.writeDocId(uploaded.document.doc_id);
+  const run = await api.post(`/documents/${uploaded.document.id}/runs`, {});
+  const rules = await api.get(`/runs/${run.id}/rules`);
+  Object.assign(state, {
+    runId: run.id,
+    anchors: anchorIndex(doc.paragraphs, uploaded.anchors),
+    rules: new Map(rules.map((r) => [r.key, r])),
+    suggestions: [],
+    final: false,
+    applied: new Set(),
+    touched: new Set(),
+    votes: new Map(),
+    notes: new Map(),
+  });
+  draw();
+  if (run.status !== "done") {
+    try {
+      await followRun(api, run.id, {
+        onEvent(kind, data) {
+          showProgress(kind, data);
+          if (kind === "suggestion") {
+            state.suggestions.push(data);
+            draw();
+          }
+        },
+      });
+    } catch (error) {
+      if (!(error instanceof ReviewFailed)) throw error;
+      throw new ReviewFailed((await api.get(`/runs/${run.id}`)).error_message);
+    }
+  }
+  const [finished, suggestions] = await Promise.all([api.get(`/runs/${run.id}`), api.get(`/runs/${run.id}/suggestions`)]);
+  state.suggestions = suggestions;
+  state.final = true;
+  showProgress("done", {});
+  $("summary").textContent = summaryMessage(suggestions.length);
+  const notRepeated = notRepeatedMessage(finished.stats);
+  $("not-repeated").textContent = notRepeated;
+  $("not-repeated").hidden = !notRepeated;
+  draw();
+}
+
+// -- results ----------------------------------------------------------------------
+
+function draw() {
+  followUp.close(); // its result may be redrawn
+  state.cards = renderResults($("results"), state);
+  for (const s of state.suggestions) paint(s);
+}
+
+function paint(s) {
+  const el = state.cards.get(s.id);
+  if (!el) return;
+  const note = state.notes.get(s.id);
+  const blocked = state.final ? blockedReason(s, state) : "";
+  paintCard(el, {
+    canAct: state.final && !state.busy,
+    canApply: !blocked,
+    applied: state.applied.has(s.pk),
+    vote: state.votes.get(s.pk) || null,
+    message: note ? note.message : blocked, // why Apply is off, unless something newer happened
+    tone: note ? note.tone : blocked && "warn",
+  });
+}
+
+function note(s, message, tone = "") {
+  state.notes.set(s.id, { message, tone });
+  paint(s);
+}
+
+function suggestionFor(element) {
+  const card = element.closest(".result");
+  return card && state.suggestions.find((s) => s.id === card.dataset.id);
+}
+
+/** Select the result's paragraph in Word; allowed at any time, even while a review runs. */
+async function locate(s) {
+  try {
+    if (!(await word.selectAnchor(s.anchor))) note(s, "This paragraph is no longer in the document.", "warn");
+  } catch (error) {
+    showError(error, () => locate(s));
+  }
+}
+
+// -- apply --------------------------------------------------------------------------
+
+/** Insert one suggestion's patch; true when it went in. */
+async function applyOne(s) {
+  const reason = blockedReason(s, state);
+  if (reason) {
+    note(s, reason, "warn");
+    return false;
+  }
+  note(s, "Applying…");
+  const result = await word.applyPatch({ anchor: s.anchor, patch: s.patch, analysed: state.anchors.get(s.anchor).text });
+  if (!result.ok) {
+    note(s, result.message, "warn");
+    return false;
+  }
+  state.applied.add(s.pk);
+  state.touched.add(s.anchor);
+  outbox.add(state.runId, [s.pk]);
+  note(s, s.kind === "comment" ? "Added as a comment." : "Applied as a tracked change.", "ok");
+  return true;
+}
+
+async function flushApplied() {
+  await outbox.flush((runId, pks) => api.post(`/runs/${runId}/applied`, { suggestions: pks }));
+}
+
+/** Report applied suggestions now if possible; what fails stays queued for the next action. */
+async function reportApplied() {
+  try {
+    await flushApplied();
+  } catch (error) {
+    console.warn("applied suggestions not reported yet", error);
+  }
+}
+
+async function applySingle(s) {
+  try {
+    await applyOne(s);
+  } finally {
+    await reportApplied();
+  }
+}
+
+async function applyAll() {
+  const plan = planApplyAll(state.suggestions, state);
+  for (const { suggestion, reason } of plan.skip) note(suggestion, reason, "warn");
+  let applied = 0;
+  try {
+    for (const s of plan.apply) if (await applyOne(s)) applied += 1;
+  } finally {
+    await reportApplied();
+    $("summary").textContent = `Applied ${applied} of ${plan.apply.length + plan.skip.length} suggestions.`;
+  }
+}
+
+// -- feedback -------------------------------------------------------------------------
+
+function sendFeedback(s, body) {
+  return api.post(`/suggestions/${s.pk}/feedback`, body).catch((error) => console.warn("feedback not sent", error));
+}
+
+function vote(s, up, button) {
+  state.votes.set(s.pk, up ? "up" : "down");
+  paint(s);
+  const sent = sendFeedback(s, { thumbs_up: up }); // fire and forget: nothing waits for it
+  if (!up) {
+    followUp.open(
+      state.cards.get(s.id),
+      ({ reason, comment }) => {
+        if (reason || comment) {
+          sent.then(() => sendFeedback(s, { thumbs_up: false, follow_up_reason: reason, additional_comments: comment }));
+        }
+      },
+      button,
+    );
+  }
+}
+
+// -- wiring ---------------------------------------------------------------------------
+
+function wire() {
+  wireHtmx();
+  followUp = new FollowUp($("follow-up"));
+  $("sign-in").addEventListener("click", signIn);
+  $("review").addEventListener("click", () => guarded(review));
+  $("apply-all").addEventListener("click", () => guarded(applyAll));
+  $("retry").addEventListener("click", () => retryAction && retryAction());
+  $("dismiss").addEventListener("click", clearAlert);
+  $("results").addEventListener("click", (event) => {
+    const button = event.target.closest("button");
+    const s = button && suggestionFor(button);
+    if (!s) return;
+    if (button.classList.contains("locate")) locate(s);
+    else if (button.classList.contains("apply")) guarded(() => applySingle(s));
+    else if (button.classList.contains("vote")) vote(s, button.classList.contains("up"), button);
+  });
+}
+
+Office.onReady().then((info) => {
+  if (info.host !== Office.HostType.Word) {
+    show("unsupported");
+    return;
+  }
+  if (!Office.context.requirements.isSetSupported("WordApi", "1.4")) {
+    $("unsupported-text").textContent =
+      "This version of Word is too old for Redline: it needs Word API 1.4 (Word 2019 or later, Microsoft 365, or Word on the web).";
+    show("unsupported");
+    return;
+  }
+  outbox = new Outbox(localStorage, auth.partitioned("redline.outbox"));
+  wire();
+  if (auth.storedKey()) signedIn();
+  else signedOut();
+});

@@ -1,0 +1,339 @@
+"""The task pane in headless Chromium against the real server, over the Office double.
+
+The pane's code is the shipped code; only Office.js is replaced (tests/addin/office_double).
+What real Word does with the same calls is checked by hand (README, "Word add-in").
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from redline.models import AnalysisRun, ApiKey, Document, DocumentVersion, Feedback, KnownEntry, Outcome, Suggestion
+from redline.services.playbooks import playbook_default_install
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PARTITION = "double-partition:"
+SEED = {
+    "partitionKey": PARTITION,
+    "url": "https://contoso.sharepoint.com/sites/legal/Shared%20Documents/Supply%20Agreement.docx",
+    "changeTrackingMode": "TrackAll",
+    "paragraphs": [
+        {"text": "Supply Agreement", "style": "Title"},
+        {"text": "1. Liability", "style": "Heading 1"},
+        {"text": "The Supplier's liability shall be unlimited for all claims arising under this Agreement.",
+         "bookmarks": ["_RL_0123456789ab", "_Toc100"]},
+        {"text": ""},
+        {"text": "2. Payment", "style": "Heading 1"},
+        {"text": "Payment is due within 90 days of invoice."},
+        {"text": "3. Indemnity", "style": "Heading 1"},
+        {"text": "The Customer shall indemnify the Supplier against any and all losses whatsoever."},
+    ],
+}
+REVIEW_TIMEOUT_MS = 90_000
+
+
+def sign_in(pane, member) -> None:
+    page = pane.page
+    expect(page.locator("#signed-out")).to_be_visible()
+    with page.expect_popup() as popup:
+        page.click("#sign-in")
+    dialog = popup.value
+    dialog.fill("#id_username", member.membership.user.username)
+    dialog.fill("#id_password", member.password)
+    with dialog.expect_event("close"):
+        dialog.click("button[type=submit]")
+    expect(page.locator("#workspace")).to_be_visible()
+    expect(page.locator("#account")).to_contain_text(f"{member.membership.user.username} · {member.workspace.name}")
+
+
+def review(pane) -> None:
+    page = pane.page
+    page.click("#review")
+    expect(page.locator("#review")).to_be_disabled()
+    expect(page.locator("#review")).to_be_enabled(timeout=REVIEW_TIMEOUT_MS)
+    expect(page.locator("#alert")).to_be_hidden()
+
+
+def card(page, kind: str, quote: str):
+    return page.locator(".result").filter(has=page.locator(".kind", has_text=kind)).filter(
+        has=page.locator(".quote", has_text=quote))
+
+
+def suggestion_of(result) -> Suggestion:
+    """The stored suggestion behind a result card (cards are keyed by the stable suggestion id)."""
+    return Suggestion.objects.filter(sid=result.get_attribute("data-id")).latest("pk")
+
+
+def wait_for(predicate, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+def test_sign_in_review_apply_feedback_and_rereview(alice, open_pane):
+    playbook_default_install(workspace=alice.workspace)
+    pane = open_pane(SEED)
+    page = pane.page
+
+    # Sign in: a same-origin dialog logs in through Django and hands back a new key.
+    sign_in(pane, alice)
+    key = page.evaluate(f"() => localStorage.getItem('{PARTITION}redline.apiKey')")
+    assert key.startswith("rl_") and key != alice.key
+    issued = ApiKey.objects.get(membership=alice.membership, name__startswith="Word add-in")
+    assert key.split("_")[1] == issued.prefix
+    assert page.evaluate("() => localStorage.getItem('redline.apiKey')") is None  # only under the partition key
+
+    # Review: anchors, identity, upload of the whole file, progress to done, results.
+    review(pane)
+    expect(page.locator("#progress-text")).to_have_text("Review complete.")
+    assert page.eval_on_selector("#progress-bar", "bar => bar.value") == 1
+    doc = pane.double("snapshot()")
+    for p in doc["paragraphs"]:
+        anchors = [b for b in p["bookmarks"] if re.fullmatch(r"_RL_[0-9a-f]{12}", b)]
+        assert len(anchors) == (1 if p["text"] else 0), p
+    assert "_RL_0123456789ab" in doc["paragraphs"][2]["bookmarks"]  # an existing anchor is kept
+    assert "_Toc100" in doc["paragraphs"][2]["bookmarks"]
+    document = Document.objects.get(workspace=alice.workspace)
+    assert dict(doc["properties"]) == {"RedlineDocID": document.doc_id}
+    assert document.title == "Supply Agreement"
+    version = DocumentVersion.objects.get(document=document)
+    assert version.source == "docx"
+    run = AnalysisRun.objects.get(document_version=version)
+    suggestions = list(run.suggestions.order_by("position"))
+    assert suggestions and run.status == "done"
+    expect(page.locator(".result")).to_have_count(len(suggestions))
+    expect(page.locator("#summary")).to_have_text(f"Review complete: {len(suggestions)} suggestions.")
+    severities = page.locator(".severity .badge").all_inner_texts()
+    assert severities == sorted(severities, key=["Critical", "Major", "Minor"].index)
+    liability = card(page, "Comment", "liability shall be unlimited")
+    expect(liability.locator(".verdict")).to_have_text(re.compile(r"^Validator: Fails \(\d+% confident\)$"))
+    guidance = page.locator(".rule").filter(has=liability).locator(".guidance p")
+    expect(guidance).to_have_text(run.playbook_version.rules.get(key="limitation-of-liability").spec["guidance"].strip())
+
+    # Navigate: clicking a result selects its anchored paragraph in Word.
+    liability.locator(".locate").click()
+    wait_for(lambda: pane.double("log.selections").__len__() == 1)
+    assert pane.double("log.selections")[0]["paragraph"] == 2
+
+    # Apply: the server's patch goes to insertOoxml with Word's tracking off, then restored.
+    payment = card(page, "Replace", "90 days")
+    payment.locator(".apply").click()
+    expect(payment.locator(".state")).to_have_text("Applied as a tracked change.")
+    replace = Suggestion.objects.get(run=run, kind="replace", rule_key="payment-terms")
+    inserts = pane.double("log.inserts")
+    assert len(inserts) == 1
+    assert inserts[0]["ooxml"] == replace.patch
+    assert inserts[0]["location"] == "Replace"
+    assert inserts[0]["paragraph"] == 5
+    assert inserts[0]["changeTrackingMode"] == "Off"
+    assert pane.double("log.trackingModes") == ["TrackAll", "Off", "TrackAll"]
+    assert pane.double("doc.changeTrackingMode") == "TrackAll"
+    wait_for(lambda: KnownEntry.objects.filter(suggestion=replace).exists())
+    entry = KnownEntry.objects.get(suggestion=replace)
+    assert entry.entry_id == replace.entry["id"] and entry.outcome == Outcome.PENDING
+    expect(payment.locator(".apply")).to_be_disabled()
+
+    # Feedback: 👍 is fire-and-forget; 👎 opens an optional follow-up that Escape closes.
+    liability.locator(".vote.up").click()
+    wait_for(lambda: Feedback.objects.filter(thumbs_up=True).exists())
+    indemnity = page.locator(".result").filter(has=page.locator(".quote", has_text="The Customer shall indemnify"))
+    indemnity.first.locator(".vote.down").click()
+    follow_up = page.locator("#follow-up")
+    expect(follow_up).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(follow_up).to_be_hidden()
+    down = suggestion_of(indemnity.first)
+    wait_for(lambda: Feedback.objects.filter(suggestion=down, thumbs_up=False).exists())
+    assert Feedback.objects.get(suggestion=down).follow_up_reason == ""
+    other = card(page, "Comment", "liability shall be unlimited")  # voted up already: disabled
+    expect(other.locator(".vote.down")).to_be_disabled()
+    second = page.locator(".result").nth(len(suggestions) - 1)
+    second.locator(".vote.down").click()
+    expect(follow_up).to_be_visible()
+    follow_up.get_by_label("Too strict").check()
+    follow_up.locator("textarea").fill("We accept 90 days with this customer.")
+    follow_up.get_by_role("button", name="Send").click()
+    expect(follow_up).to_be_hidden()
+    answered = suggestion_of(second)
+    wait_for(lambda: Feedback.objects.filter(suggestion=answered, follow_up_reason="too_strict").exists())
+    assert Feedback.objects.get(suggestion=answered).additional_comments == "We accept 90 days with this customer."
+
+    # The lawyer rejects our change in Word; the re-review learns it and does not repeat it.
+    pane.double("rejectAll()")
+    review(pane)
+    expect(page.locator("#not-repeated")).to_have_text("1 earlier suggestion you rejected was not repeated.")
+    versions = DocumentVersion.objects.filter(document=document)
+    assert versions.count() == 2  # same document, recognised by its RedlineDocID
+    entry.refresh_from_db()
+    assert entry.outcome == Outcome.REJECTED
+    rerun = AnalysisRun.objects.exclude(pk=run.pk).get(document_version__document=document)
+    assert rerun.stats["suppressed"] == 1
+    assert not rerun.suggestions.filter(sid=replace.sid).exists()
+    expect(page.locator(".result")).to_have_count(rerun.suggestions.count())
+    expect(card(page, "Replace", "90 days")).to_have_count(0)
+
+
+def anchor_of(paragraph: dict) -> str | None:
+    return next((b for b in paragraph["bookmarks"] if re.fullmatch(r"_RL_[0-9a-f]{12}", b)), None)
+
+
+def test_apply_all_one_patch_per_paragraph_in_document_order_never_over_edits(alice, open_pane):
+    playbook_default_install(workspace=alice.workspace)
+    pane = open_pane(SEED)
+    page = pane.page
+    sign_in(pane, alice)
+    review(pane)
+    anchors = [anchor_of(p) for p in pane.double("snapshot()")["paragraphs"]]
+    run = AnalysisRun.objects.get()
+    total = run.suggestions.count()
+    assert total > 3 and run.suggestions.filter(anchor=anchors[7]).count() > 1
+
+    pane.double("edit(5, 'Payment is due within 30 days of invoice.')")  # the lawyer changed this meanwhile
+    page.click("#apply-all")
+    expect(page.locator("#summary")).to_have_text(f"Applied 2 of {total} suggestions.")
+
+    inserts = pane.double("log.inserts")
+    assert [anchors.index(anchor_of(i)) for i in inserts] == [2, 7]  # document order, one per paragraph
+    assert all(i["changeTrackingMode"] == "Off" for i in inserts)
+    assert pane.double("log.trackingModes") == ["TrackAll", "Off", "TrackAll", "Off", "TrackAll"]
+    applied = [run.suggestions.get(patch=i["ooxml"]) for i in inserts]
+    assert applied[0].anchor == anchors[2] and applied[1].anchor == anchors[7]
+    assert applied[1].severity == "critical"  # the most severe of the paragraph's suggestions
+    payment = card(page, "Replace", "90 days")
+    expect(payment.locator(".state")).to_have_text(re.compile("^This paragraph was edited after the review"))
+    expect(payment.locator(".apply")).to_be_enabled()
+    skipped = page.locator(".result").filter(has_text="Another suggestion was applied to this paragraph")
+    expect(skipped).to_have_count(run.suggestions.filter(anchor=anchors[7]).count() - 1)
+    for apply_button in skipped.locator(".apply").all():
+        expect(apply_button).to_be_disabled()
+    wait_for(lambda: KnownEntry.objects.count() == 2)
+    assert {e.suggestion_id for e in KnownEntry.objects.all()} == {s.pk for s in applied}
+
+    payment.locator(".apply").click()  # still refused: nothing is applied over the lawyer's words
+    expect(payment.locator(".state")).to_have_text(re.compile("^This paragraph was edited after the review"))
+    assert len(pane.double("log.inserts")) == 2
+
+
+def test_errors_are_plain_words_with_retry_and_nothing_is_half_applied(alice, open_pane):
+    playbook_default_install(workspace=alice.workspace)
+    pane = open_pane(SEED)
+    page = pane.page
+    sign_in(pane, alice)
+
+    # Network down: a plain sentence and a retry that works once the network is back.
+    page.route("**/api/**", lambda route: route.abort())
+    page.click("#review")
+    expect(page.locator("#alert-text")).to_have_text("Redline can't be reached. Check your connection, then retry.")
+    expect(page.locator("#retry")).to_be_visible()
+    page.unroute("**/api/**")
+    streams: list[str] = []
+
+    def break_first_stream(route) -> None:
+        """The first progress stream breaks after three events: the pane must resume after the third."""
+        streams.append(route.request.url)
+        if len(streams) > 1:
+            route.continue_()
+            return
+        frames = [f for f in route.fetch().text().split("\n\n") if f.startswith("id:")][:3]
+        route.fulfill(status=200, content_type="text/event-stream", body="\n\n".join(frames) + "\n\n")
+
+    page.route("**/api/runs/*/events?*", break_first_stream)
+    ticket_requests: list[str] = []
+    page.on("request", lambda r: r.url.endswith("/ticket") and ticket_requests.append(r.method))
+    page.click("#retry")
+    expect(page.locator("#progress-text")).to_have_text("Review complete.", timeout=REVIEW_TIMEOUT_MS)
+    expect(page.locator("#alert")).to_be_hidden()
+    assert len(streams) == 2 and ticket_requests == ["POST", "POST"]  # a fresh ticket for the new connection
+    assert [parse_qs(urlsplit(u).query)["last_event_id"] for u in streams] == [["0"], ["3"]]
+    expect(page.locator(".result")).to_have_count(AnalysisRun.objects.get().suggestions.count())
+    page.unroute("**/api/runs/*/events?*")
+
+    # Word fails during the insert: tracking is restored, nothing is recorded, retry applies it.
+    payment = card(page, "Replace", "90 days")
+    pane.double("failNextInsert('GeneralException: the OOXML could not be inserted')")
+    payment.locator(".apply").click()
+    expect(page.locator("#alert-text")).to_have_text(
+        "Word couldn't do that: GeneralException: the OOXML could not be inserted")
+    assert pane.double("doc.changeTrackingMode") == "TrackAll"
+    assert pane.double("log.trackingModes") == ["TrackAll", "Off", "TrackAll"]
+    assert pane.double("log.inserts") == [] and not KnownEntry.objects.exists()
+    expect(payment.locator(".apply")).to_have_text("Apply")
+    page.click("#retry")
+    expect(payment.locator(".state")).to_have_text("Applied as a tracked change.")
+    wait_for(lambda: KnownEntry.objects.count() == 1)
+
+    pane.double("rejectAll()")  # the double saves no file holding patches (see its README)
+
+    # A server error: plain words, no internals.
+    page.route("**/api/documents", lambda route: route.fulfill(
+        status=500, content_type="application/json",
+        body='{"code": "internal_error", "message": "Traceback (most recent call last)", "detail": {}}'))
+    page.click("#review")
+    expect(page.locator("#alert-text")).to_have_text("Redline had a problem on its side. Please retry in a moment.")
+    page.unroute("**/api/documents")
+
+    # Too large: says so, and offers no pointless retry.
+    page.route("**/api/documents", lambda route: route.fulfill(
+        status=413, content_type="application/json",
+        body='{"code": "too_large", "message": "The file is larger than the upload limit.", "detail": {"limit": 52428800}}'))
+    page.click("#review")
+    expect(page.locator("#alert-text")).to_have_text(
+        "This document is too large for Redline to review (the limit is 50 MB).")
+    expect(page.locator("#retry")).to_be_hidden()
+    page.unroute("**/api/documents")
+
+    # The key is revoked: back to sign-in, with the reason, and the key is forgotten.
+    ApiKey.objects.filter(name__startswith="Word add-in").update(revoked_at=timezone.now())
+    page.click("#review")
+    expect(page.locator("#signed-out-reason")).to_have_text(
+        "Your sign-in is no longer valid (it may have been revoked). Sign in again.")
+    assert page.evaluate(f"() => localStorage.getItem('{PARTITION}redline.apiKey')") is None
+
+
+def test_sign_out_revokes_the_key_and_closing_the_dialog_is_not_an_error(alice, open_pane):
+    pane = open_pane(SEED)
+    page = pane.page
+    with page.expect_popup() as popup:
+        page.click("#sign-in")
+    popup.value.close()
+    expect(page.locator("#signed-out-reason")).to_have_text("The sign-in window was closed before signing in.")
+
+    sign_in(pane, alice)
+    page.click("#sign-out")
+    expect(page.locator("#signed-out-reason")).to_have_text("You are signed out.")
+    assert page.evaluate(f"() => localStorage.getItem('{PARTITION}redline.apiKey')") is None
+    key = ApiKey.objects.get(name__startswith="Word add-in")
+    wait_for(lambda: ApiKey.objects.get(pk=key.pk).revoked_at is not None)
+
+
+def test_without_compressed_file_support_the_pane_sends_paragraphs(alice, open_pane):
+    playbook_default_install(workspace=alice.workspace)
+    pane = open_pane({**SEED, "requirementSets": {"WordApi": "1.4", "DialogApi": "1.2"}})
+    page = pane.page
+    sign_in(pane, alice)
+    review(pane)
+    version = DocumentVersion.objects.get()
+    assert version.source == "paragraphs"
+    paragraphs = pane.double("snapshot()")["paragraphs"]
+    assert [p["anchor"] for p in version.payload] == [anchor_of(p) for p in paragraphs if p["text"]]
+    assert [p["text"] for p in version.payload] == [p["text"] for p in paragraphs if p["text"]]
+    assert dict(pane.double("snapshot()")["properties"]) == {"RedlineDocID": version.document.doc_id}
+    expect(page.locator(".result")).to_have_count(AnalysisRun.objects.get().suggestions.count())
+    payment = card(page, "Replace", "90 days")
+    payment.locator(".apply").click()
+    expect(payment.locator(".state")).to_have_text("Applied as a tracked change.")
+    assert pane.double("log.inserts")[0]["ooxml"] == Suggestion.objects.get(rule_key="payment-terms").patch
+
+
+def test_word_without_api_1_4_is_told_plainly(open_pane):
+    pane = open_pane({**SEED, "requirementSets": {"WordApi": "1.3"}})
+    expect(pane.page.locator("#unsupported")).to_be_visible()
+    expect(pane.page.locator("#unsupported-text")).to_contain_text("it needs Word API 1.4")

@@ -1,0 +1,84 @@
+// Result grouping and wording (static/addin/results.js, progress.js).
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { progressView } from "../../static/addin/progress.js";
+import { groupResults, kindLabel, notRepeatedMessage, summaryMessage, verdictLabel } from "../../static/addin/results.js";
+
+const anchors = new Map([
+  ["_RL_000000000001", { index: 0 }],
+  ["_RL_000000000002", { index: 1 }],
+  ["_RL_000000000003", { index: 2 }],
+]);
+
+function s(pk, severity, rule, anchor, position) {
+  return { pk, severity, rule, rule_title: rule.toUpperCase(), anchor, position };
+}
+
+test("groups by severity (most severe first), then rule (first in document first), items in document order", () => {
+  const groups = groupResults(
+    [
+      s(1, "minor", "notices", "_RL_000000000001", 0),
+      s(2, "critical", "liability", "_RL_000000000003", 1),
+      s(3, "major", "payment", "_RL_000000000002", 2),
+      s(4, "critical", "indemnity", "_RL_000000000002", 3),
+      s(5, "critical", "liability", "_RL_000000000001", 4),
+    ],
+    anchors,
+    new Map([["liability", { title: "Limitation of liability", guidance: "Cap it." }]]),
+  );
+  assert.deepEqual(groups.map((g) => [g.severity, g.label, g.count]), [
+    ["critical", "Critical", 3],
+    ["major", "Major", 1],
+    ["minor", "Minor", 1],
+  ]);
+  const critical = groups[0].rules;
+  assert.deepEqual(critical.map((r) => r.key), ["liability", "indemnity"]);
+  assert.deepEqual(critical[0].items.map((i) => i.pk), [5, 2]);
+  assert.equal(critical[0].title, "Limitation of liability");
+  assert.equal(critical[0].guidance, "Cap it.");
+  assert.equal(critical[1].title, "INDEMNITY"); // no rule info yet: the suggestion's own title
+});
+
+test("results whose paragraph is unknown come last; unknown severities after minor", () => {
+  const groups = groupResults(
+    [s(1, "odd", "x", "_RL_000000000001", 0), s(2, "minor", "y", "_RL_ffffffffffff", 1), s(3, "minor", "z", "_RL_000000000003", 2)],
+    anchors,
+  );
+  assert.deepEqual(groups.map((g) => g.severity), ["minor", "odd"]);
+  assert.deepEqual(groups[0].rules.map((r) => r.key), ["z", "y"]);
+  assert.equal(groups[1].label, "Other");
+});
+
+test("streamed suggestions without a position keep their arrival order", () => {
+  const groups = groupResults(
+    [{ pk: undefined, severity: "major", rule: "a", anchor: "_RL_000000000001" }, { severity: "major", rule: "a", anchor: "_RL_000000000001", quote: "second" }],
+    anchors,
+  );
+  assert.equal(groups[0].rules[0].items[1].quote, "second");
+});
+
+test("the not-repeated notice counts suppressed suggestions", () => {
+  assert.equal(notRepeatedMessage({ suppressed: 0, earlier_rejections: 2 }), "");
+  assert.equal(notRepeatedMessage({}), "");
+  assert.equal(notRepeatedMessage({ suppressed: 1 }), "1 earlier suggestion you rejected was not repeated.");
+  assert.equal(notRepeatedMessage({ suppressed: 3 }), "3 earlier suggestions you rejected were not repeated.");
+});
+
+test("labels", () => {
+  assert.equal(kindLabel("insert"), "Insert clause");
+  assert.equal(verdictLabel({ status: "FAIL", confidence: 0.9 }), "Fails (90% confident)");
+  assert.equal(verdictLabel({ status: "PASS" }), "Passes");
+  assert.equal(verdictLabel(null), "");
+  assert.equal(summaryMessage(0), "Review complete: no suggestions.");
+  assert.equal(summaryMessage(1), "Review complete: 1 suggestion.");
+  assert.equal(summaryMessage(7), "Review complete: 7 suggestions.");
+});
+
+test("progress: stage fractions, then done", () => {
+  assert.deepEqual(progressView("started"), { fraction: 0, text: "Starting the review…" });
+  assert.deepEqual(progressView("progress", { stage: "analyze", done: 6, total: 24 }), { fraction: 0.25, text: "Checking the rules: 6 of 24" });
+  assert.deepEqual(progressView("progress", { stage: "analyze", done: 30, total: 24 }).fraction, 1);
+  assert.deepEqual(progressView("progress", { stage: "mystery" }), { fraction: null, text: "Working…" });
+  assert.deepEqual(progressView("done"), { fraction: 1, text: "Review complete." });
+});
