@@ -120,8 +120,9 @@ REVISION_ID_TAGS: tuple[str, ...] = tuple(
         "customXmlMoveToRangeEnd",
     )
 )
+# What a resolution visits (range ends go with their starts).
 _RESOLVED_TAGS = (
-    INS, DEL, MOVE_FROM, MOVE_TO, *_PROP_CHANGES, *_MOVE_RANGES, *_CUSTOM_XML_STARTS, *_RANGE_ENDS,
+    INS, DEL, MOVE_FROM, MOVE_TO, *_PROP_CHANGES, *_MOVE_STARTS, *_CUSTOM_XML_STARTS,
     NUMBERING_CHANGE, CELL_INS, CELL_DEL, CELL_MERGE,
 )
 
@@ -280,7 +281,7 @@ def _select(
 
 
 def _resolve(root: etree._Element, match: Selector | None, *, accepting: bool) -> int:
-    candidates = [el for el in root.iter(*_RESOLVED_TAGS) if el.tag not in _RANGE_ENDS]
+    candidates = list(root.iter(*_RESOLVED_TAGS))
     chosen = candidates if match is None else _with_move_partners(root, [el for el in candidates if match(el)])
     range_ids = {el.get(_ID) for el in chosen if el.tag in _MOVE_STARTS or el.tag in _CUSTOM_XML_STARTS}
     ends = [el for el in root.iter(*_RANGE_ENDS) if el.get(_ID) in range_ids] if range_ids else []
@@ -327,7 +328,7 @@ def _with_move_partners(root: etree._Element, chosen: list[etree._Element]) -> l
             open_ranges[ends[tag]].pop(el.get(_ID, ""), None)
         elif open_ranges[tag]:
             name_of[el] = next(reversed(open_ranges[tag].values()))
-    names = {name_of[el] for el in chosen if el in name_of}
+    names = {name_of[el] for el in chosen if el in name_of} - {""}  # an unnamed range pairs with nothing
     if not names:
         return chosen
     picked = set(chosen)
