@@ -45,9 +45,9 @@ def run(pages: list[int], *, repeat: int, workdir: Path, out: TextIO) -> None:
               f"median of {repeat} fresh processes after one warm-up (bytecode cached), peak RSS per process\n")
     out.write(f"{'pages':>5}  {'measurement':<50} {'median s':>8} {'peak MB':>8}\n")
     for n in pages:
-        src = _contract(workdir, n)
+        src = generated_contract(workdir, n)
         anchored, ops_path, md, sidecar = (workdir / f"{n}p-{x}" for x in ("anchored.docx", "ops.json", "md", "sc"))
-        _check([py, "-m", "redline", "read", "--input", src, "--sidecar", sidecar, "--out-bookmarked", anchored])
+        run_checked([py, "-m", "redline", "read", "--input", src, "--sidecar", sidecar, "--out-bookmarked", anchored])
         ops = mixed_ops(json.loads(Path(sidecar).read_text(encoding="utf-8")), OPS_PER_RUN)
         ops_path.write_text(json.dumps({"meta": {"author": "Redline AI"}, "ops": ops}), encoding="utf-8")
         log = workdir / f"{n}p-run.log"
@@ -66,19 +66,19 @@ def run(pages: list[int], *, repeat: int, workdir: Path, out: TextIO) -> None:
               "--comment-ids-map", workdir / f"{n}p-map.json"]),
         ]
         for label, cmd in rows:
-            _measure(cmd, env)  # warm-up: fills the bytecode cache, like an installed package
-            times, peaks = zip(*(_measure(cmd, env) for _ in range(repeat)), strict=True)
+            measure_process(cmd, env)  # warm-up: fills the bytecode cache, like an installed package
+            times, peaks = zip(*(measure_process(cmd, env) for _ in range(repeat)), strict=True)
             out.write(f"{n:>5}  {label:<50} {statistics.median(times):>8.3f} {max(peaks) / 1024:>8.1f}\n")
         statuses = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
         applied = sum(1 for s in statuses if s["status"] == "applied")
         reasons = sorted({s.get("reason", "") for s in statuses if s["status"] != "applied"})
         out.write(f"{'':>5}  (ops applied {applied}/{len(statuses)}; skipped reasons: {', '.join(reasons) or '-'})\n")
-        rerun = json.loads(_check([py, "-m", "redline.analysis.benchmark", src, "--repeats", str(repeat)]))
+        rerun = json.loads(run_checked([py, "-m", "redline.analysis.benchmark", src, "--repeats", str(repeat)]))
         out.write(f"{n:>5}  {'review re-run, unchanged document (warm cache)':<50} "
                   f"{rerun['rerun_s']:>8.3f} {'':>8}  provider calls {rerun['rerun_provider_calls']}\n")
         out.flush()
     if max(pages) >= 100:
-        figures = _check([py, "-m", "tests.learning.benchmark", "100", "200"]).strip()
+        figures = run_checked([py, "-m", "tests.learning.benchmark", "100", "200"]).strip()
         out.write(f"{100:>5}  outcome detection (in-process): {figures}\n")
 
 
@@ -113,23 +113,23 @@ def mixed_ops(sidecar: dict[str, dict], count: int, seed: int = 7) -> list[dict[
     return ops
 
 
-def _contract(workdir: Path, pages: int) -> Path:
+def generated_contract(workdir: Path, pages: int) -> Path:
     path = workdir / f"contract-{pages}p.docx"
     if not path.exists():
         if not MAKE_CONTRACT.exists():
             raise RuntimeError(f"the contract generator is missing: {MAKE_CONTRACT}")
-        _check([sys.executable, MAKE_CONTRACT, "--pages", str(pages), "-o", path])
+        run_checked([sys.executable, MAKE_CONTRACT, "--pages", str(pages), "-o", path])
     return path
 
 
-def _check(cmd: list[object]) -> str:
+def run_checked(cmd: list[object]) -> str:
     result = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, cwd=ROOT)
     if result.returncode != 0:
         raise RuntimeError(f"{' '.join(map(str, cmd[:4]))} failed: {result.stderr.strip()[-500:]}")
     return result.stdout
 
 
-def _measure(cmd: list[object], env: dict[str, str]) -> tuple[float, int]:
+def measure_process(cmd: list[object], env: dict[str, str]) -> tuple[float, int]:
     """Wall time and peak RSS (KiB) of one fresh process running ``cmd``.
 
     A small runner process starts it and reads its ``ru_maxrss`` with
@@ -181,7 +181,7 @@ def openai_latency(*, pages: int, latency: float, workdir: Path, out: TextIO) ->
     sys.modules["chat_server"] = chat
     spec.loader.exec_module(chat)
     workdir.mkdir(parents=True, exist_ok=True)
-    clauses = clauses_from_paragraphs(read_document(_contract(workdir, pages).read_bytes()).paragraphs)
+    clauses = clauses_from_paragraphs(read_document(generated_contract(workdir, pages).read_bytes()).paragraphs)
     def answer(body: dict) -> object:  # usage as a model would bill it: ~4 characters per token of prompt
         prompt = sum(len(str(m.get("content", ""))) for m in body.get("messages", []))
         return chat.completion(chat.findings(), prompt_tokens=prompt // 4, delay=latency)

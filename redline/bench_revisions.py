@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from .bench import _check, _contract, _measure
+from .bench import generated_contract, measure_process, run_checked
 
 MAKE_REVISIONS = Path(__file__).resolve().parents[1] / "tests" / "support" / "make_revisions.py"
 
@@ -44,8 +44,8 @@ def run_revisions(pages: list[int], *, count: int, repeat: int, workdir: Path, o
             ("pandoc --track-changes=accept -t plain", ["pandoc", "--track-changes=accept", "-t", "plain", src]),
         ]
         for label, cmd in rows:
-            _measure(cmd, env)  # warm-up
-            times, peaks = zip(*(_measure(cmd, env) for _ in range(repeat)), strict=True)
+            measure_process(cmd, env)  # warm-up
+            times, peaks = zip(*(measure_process(cmd, env) for _ in range(repeat)), strict=True)
             out.write(f"{n:>5}  {label:<50} {statistics.median(times):>8.3f} {max(peaks) / 1024:>8.1f}\n")
         out.flush()
 
@@ -55,5 +55,5 @@ def _revised(workdir: Path, pages: int, count: int) -> Path:
     if not path.exists():
         if not MAKE_REVISIONS.exists():
             raise RuntimeError(f"the revision generator is missing: {MAKE_REVISIONS}")
-        _check([sys.executable, MAKE_REVISIONS, _contract(workdir, pages), "-o", path, "--count", str(count)])
+        run_checked([sys.executable, MAKE_REVISIONS, generated_contract(workdir, pages), "-o", path, "--count", str(count)])
     return path
