@@ -65,4 +65,5 @@ def admin_required(view: View) -> View:
 
 
 def is_admin(membership: Membership) -> bool:
+    """Admins edit playbooks and preferences and manage keys; everyone else reads and gives feedback."""
     return membership.role == Role.ADMIN

@@ -53,6 +53,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "redline.bodylimit.body_limit_middleware",
+    "addin_api.middleware.api_error_shape_middleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -139,6 +141,8 @@ REDLINE_OPENAI_CONCURRENCY = env.int("REDLINE_OPENAI_CONCURRENCY", default=4)
 # Uploads: the API reads .docx bodies up to this size; larger bodies are refused before reading.
 REDLINE_MAX_UPLOAD_BYTES = env.int("REDLINE_MAX_UPLOAD_BYTES", default=50 * 1024 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = REDLINE_MAX_UPLOAD_BYTES
+# Every other API body (JSON: feedback, questions, preferences…) is refused above this.
+REDLINE_MAX_JSON_BYTES = env.int("REDLINE_MAX_JSON_BYTES", default=1024 * 1024)
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 
 AUTH_PASSWORD_VALIDATORS = [

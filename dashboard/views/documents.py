@@ -1,0 +1,176 @@
+"""Documents, their versions and runs; the run page with live progress, suggestions and votes."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib import messages
+from django.http import FileResponse, HttpResponse
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HTMX_STOP_POLLING
+
+from redline import selectors
+from redline.errors import ApplicationError, NotFound
+from redline.models import AnalysisRun, Playbook
+from redline.services.feedback import feedback_give
+from redline.services.playbook_edits import playbook_latest_version
+from redline.services.runs import run_redline, run_request
+
+from .. import queries
+from ..context import member_required
+from ..forms import FeedbackForm
+from ..http import DashboardRequest, render_page, wants_fragment
+from ..runs import TERMINAL, feedback_row, group_rows, suggestion_rows
+
+DOCX_MIME = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+
+
+@member_required
+@require_GET
+def home(request: DashboardRequest) -> HttpResponse:
+    """The documents page: every contract reviewed in this workspace and its latest run."""
+    rows = queries.documents_with_latest_run(workspace=request.membership.workspace)
+    return render_page(request, "dashboard/home.html", {"rows": rows, "section": "documents"})
+
+
+@member_required
+@require_GET
+def document_detail(request: DashboardRequest, document_id: int) -> HttpResponse:
+    """Every uploaded version of one contract with its runs, and a form to review a version again."""
+    document = queries.document_get(workspace=request.membership.workspace, document_id=document_id)
+    playbooks = Playbook.objects.filter(workspace=request.membership.workspace).order_by("name")
+    return render_page(request, "dashboard/document.html",
+                       {"document": document, "playbooks": playbooks, "section": "documents"})
+
+
+@member_required
+@require_GET
+def version_download(request: DashboardRequest, version_id: int) -> FileResponse:
+    """The uploaded file, byte for byte."""
+    version = queries.document_version_get(workspace=request.membership.workspace, version_id=version_id)
+    return FileResponse(version.file.open("rb"), as_attachment=True, filename=version.filename,
+                        content_type=DOCX_MIME)
+
+
+def _start(request: DashboardRequest, run: AnalysisRun, created: bool) -> HttpResponse:
+    if not created:
+        messages.info(request, "Nothing changed since this review (same document, playbook and preferences), "
+                               "so here it is again.")
+    return redirect("dashboard:run_detail", run_id=run.pk)
+
+
+@member_required
+@require_POST
+def run_start(request: DashboardRequest, document_id: int) -> HttpResponse:
+    """Review a version of this document with a playbook's latest version."""
+    workspace = request.membership.workspace
+    document = queries.document_get(workspace=workspace, document_id=document_id)
+    version = next((v for v in document.versions.all() if str(v.pk) == request.POST.get("version")), None)
+    playbook = Playbook.objects.filter(workspace=workspace, pk=request.POST.get("playbook") or 0).first()
+    if version is None or playbook is None:
+        messages.error(request, "Choose a version and a playbook to review it with.")
+        return redirect("dashboard:document_detail", document_id=document.pk)
+    try:
+        run, created = run_request(version=version, playbook_version=playbook_latest_version(playbook=playbook),
+                                   provider=settings.REDLINE_PROVIDER, created_by=request.user)
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+        return redirect("dashboard:document_detail", document_id=document.pk)
+    return _start(request, run, created)
+
+
+@member_required
+@require_POST
+def run_rerun(request: DashboardRequest, run_id: int) -> HttpResponse:
+    """Review again: the document's latest version with the playbook's latest version and current preferences."""
+    run = queries.run_get(workspace=request.membership.workspace, run_id=run_id)
+    try:
+        version = selectors.document_version_latest(document=run.document_version.document)
+        new, created = run_request(version=version,
+                                   playbook_version=playbook_latest_version(playbook=run.playbook_version.playbook),
+                                   provider=run.provider, created_by=request.user)
+    except (ApplicationError, NotFound) as exc:
+        messages.error(request, exc.message)
+        return redirect("dashboard:run_detail", run_id=run.pk)
+    return _start(request, new, created)
+
+
+def _run_context(request: DashboardRequest, run: AnalysisRun) -> dict:
+    group = "severity" if request.GET.get("group") == "severity" else "rule"
+    finished = run.status in TERMINAL
+    rows = suggestion_rows(run, request.user) if finished else []
+    progress = selectors.run_last_progress(run=run) or {}
+    percent = round(100 * progress["done"] / progress["total"]) if progress.get("total") else 0
+    return {"run": run, "finished": finished, "progress": progress, "percent": percent, "group": group,
+            "groups": group_rows(rows, group), "count": len(rows), "section": "documents",
+            "feedback_form": FeedbackForm()}
+
+
+@member_required
+@require_GET
+def run_detail(request: DashboardRequest, run_id: int) -> HttpResponse:
+    """One run: what it pinned, its progress (polled until it ends) and its suggestions in context."""
+    run = queries.run_get(workspace=request.membership.workspace, run_id=run_id)
+    return render_page(request, "dashboard/run.html", _run_context(request, run), partial="live")
+
+
+@member_required
+@require_GET
+def run_progress(request: DashboardRequest, run_id: int) -> HttpResponse:
+    """The live part of the run page, polled while the run works; 286 tells htmx to stop polling."""
+    run = queries.run_get(workspace=request.membership.workspace, run_id=run_id)
+    if not wants_fragment(request):
+        return redirect("dashboard:run_detail", run_id=run.pk)
+    context = _run_context(request, run)
+    return render_page(request, "dashboard/run.html", context, partial="live",
+                       status=HTMX_STOP_POLLING if context["finished"] else 200)
+
+
+@member_required
+@require_GET
+def run_redline_download(request: DashboardRequest, run_id: int) -> HttpResponse:
+    """The document with every suggestion as tracked changes and comments (what the lawyer sends on)."""
+    run = queries.run_get(workspace=request.membership.workspace, run_id=run_id)
+    try:
+        data, _ = run_redline(run=run)
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+        return redirect("dashboard:run_detail", run_id=run.pk)
+    name = run.document_version.filename.rsplit(".", 1)[0] or "document"
+    response = HttpResponse(data, content_type=DOCX_MIME)
+    response["Content-Disposition"] = f'attachment; filename="{name}-redline.docx"'
+    return response
+
+
+@member_required
+@require_http_methods(["GET", "POST"])
+def suggestion_feedback(request: DashboardRequest, suggestion_id: int) -> HttpResponse:
+    """Thumbs up/down on a suggestion (one vote per person; voting again changes it).
+
+    A thumbs-down offers an optional follow-up reason; skipping it is fine, the vote stands.
+    """
+    suggestion = queries.suggestion_get(workspace=request.membership.workspace, suggestion_id=suggestion_id)
+    run_url = reverse("dashboard:run_detail", kwargs={"run_id": suggestion.run_id}) + f"#s-{suggestion.pk}"
+    ask_reason = False
+    error = ""
+    if request.method == "POST":
+        form = FeedbackForm(request.POST)
+        if form.is_valid():
+            down = form.cleaned_data["vote"] == "down"
+            reason = form.cleaned_data["follow_up_reason"] if down else ""
+            feedback_give(suggestion=suggestion, user=request.user, thumbs_up=not down,
+                          follow_up_reason=reason or None)
+            ask_reason = down and not reason
+        else:
+            error = "Choose helpful or not helpful."
+        if not wants_fragment(request):
+            if error:
+                messages.error(request, error)
+            return redirect(run_url)
+    elif not wants_fragment(request):
+        return redirect(run_url)
+    return render_page(request, "dashboard/run.html",
+                       {"row": feedback_row(suggestion, request.user), "ask_reason": ask_reason,
+                        "feedback_error": error, "feedback_form": FeedbackForm()},
+                       partial="feedback")

@@ -1,0 +1,29 @@
+"""Rejections: what lawyers turned down, with context; the evidence behind noisy rules and learned lines."""
+
+from __future__ import annotations
+
+from django.core.paginator import Paginator
+from django.http import HttpResponse
+from django.views.decorators.http import require_GET
+
+from .. import queries
+from ..context import member_required
+from ..http import DashboardRequest, render_page
+
+PER_PAGE = 50
+
+
+@member_required
+@require_GET
+def rejection_list(request: DashboardRequest) -> HttpResponse:
+    rule = request.GET.get("rule", "")[:80]
+    page = Paginator(queries.rejections(workspace=request.membership.workspace, rule=rule), PER_PAGE).get_page(
+        request.GET.get("page"))
+    return render_page(request, "dashboard/rejections.html", {"page": page, "rule": rule, "section": "analytics"})
+
+
+@member_required
+@require_GET
+def rejection_detail(request: DashboardRequest, rejection_id: int) -> HttpResponse:
+    rejection = queries.rejection_get(workspace=request.membership.workspace, rejection_id=rejection_id)
+    return render_page(request, "dashboard/rejection.html", {"rejection": rejection, "section": "analytics"})

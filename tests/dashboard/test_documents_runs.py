@@ -1,0 +1,97 @@
+"""Documents and runs: lists, downloads, starting a run, live progress to done, suggestions in context, votes."""
+
+from __future__ import annotations
+
+import re
+from unittest import mock
+
+import pytest
+
+from redline.models import AnalysisRun, Feedback
+from redline.worker import in_process_worker
+from tests.dashboard.conftest import CONTRACT, HTMX
+
+
+@pytest.mark.django_db
+def test_documents_and_document_page(reviewer, seeded):
+    home = reviewer.get("/").content.decode()
+    doc = seeded.run.document_version.document
+    assert f'href="/documents/{doc.pk}/"' in home and f'href="/runs/{seeded.run.pk}/"' in home
+    page = reviewer.get(f"/documents/{doc.pk}/").content.decode()
+    assert "msa.docx" in page and f"/versions/{seeded.run.document_version_id}/download/" in page
+    assert "Default commercial contract playbook v1" in page and "Review this version" in page
+    original = reviewer.get(f"/versions/{seeded.run.document_version_id}/download/")
+    assert original.status_code == 200 and b"".join(original.streaming_content)[:2] == b"PK"
+
+
+@pytest.mark.django_db
+def test_run_page_groups_suggestions_with_context_verdicts_outcomes_and_votes(reviewer, seeded):
+    page = reviewer.get(f"/runs/{seeded.run.pk}/").content.decode()
+    groups = re.findall(r'<h3 id="g-\d+">([^<]+)<', page)
+    assert [g.strip() for g in groups] == ["Payment terms", "Late payment"]  # major before minor
+    assert '<blockquote class="context">The Supplier shall deliver the <mark>Goods</mark>.</blockquote>' in page
+    assert 'class="badge verdict-FAIL">FAIL' in page and 'class="badge outcome-rejected">rejected' in page
+    assert "hx-trigger" not in page.split('id="run-live"')[1].split(">")[0]  # finished: no polling
+    assert f'href="/runs/{seeded.run.pk}/redline.docx"' in page
+    by_severity = reviewer.get(f"/runs/{seeded.run.pk}/", {"group": "severity"}).content.decode()
+    assert [g.strip() for g in re.findall(r'<h3 id="g-\d+">([^<]+)<', by_severity)] == ["Major", "Minor"]
+
+
+@pytest.mark.django_db
+def test_thumbs_feedback_with_optional_follow_up(reviewer, carol, seeded):
+    s = seeded.suggestions[5]
+    down = reviewer.post(f"/suggestions/{s.pk}/feedback/", {"vote": "down"}, **HTMX).content.decode()
+    assert down.lstrip().startswith(f'<div class="feedback" id="fb-{s.pk}">')
+    assert 'value="down" class="thumb" aria-pressed="true"' in down
+    assert 'name="follow_up_reason" autofocus' in down  # asked, optional
+    vote = Feedback.objects.get(suggestion=s, user=carol.user)
+    assert not vote.thumbs_up and vote.follow_up_reason == ""
+    reason = reviewer.post(f"/suggestions/{s.pk}/feedback/", {"vote": "down", "follow_up_reason": "not_clear"},
+                           **HTMX).content.decode()
+    assert "Your reason: not clear" in reason and "follow_up_reason" not in reason
+    vote.refresh_from_db()
+    assert vote.tags == ["explanation_quality", "clarity_issue"]
+    skip = reviewer.get(f"/suggestions/{s.pk}/feedback/", **HTMX).content.decode()
+    assert "follow_up_reason" not in skip
+    up = reviewer.post(f"/suggestions/{s.pk}/feedback/", {"vote": "up"}).status_code
+    assert up == 302 and Feedback.objects.get(suggestion=s, user=carol.user).thumbs_up
+    assert Feedback.objects.filter(suggestion=s).count() == 1  # one vote per person
+    assert reviewer.post(f"/suggestions/{s.pk}/feedback/", {"vote": "meh"}, **HTMX).status_code == 200
+
+
+@pytest.mark.django_db(transaction=True)
+def test_start_a_run_watch_progress_and_rerun(admin, alice, playbook):
+    from redline.services.documents import document_version_create
+
+    version, _, _ = document_version_create(workspace=alice.workspace, data=CONTRACT, filename="msa.docx",
+                                            uploaded_by=None)
+    assert in_process_worker().wait_idle(60)
+    with mock.patch("redline.jobs.job_dispatch") as dispatch:  # hold the job: see the queued state first
+        resp = admin.post(f"/documents/{version.document_id}/runs/", {"version": version.pk,
+                                                                      "playbook": playbook.playbook_id})
+    run = AnalysisRun.objects.get()
+    assert resp.status_code == 302 and resp["Location"] == f"/runs/{run.pk}/"
+    queued = admin.get(f"/runs/{run.pk}/").content.decode()
+    assert 'hx-trigger="every 1s"' in queued and "<progress" in queued and "Queued" in queued
+    polled = admin.get(f"/runs/{run.pk}/progress/", **HTMX)
+    assert polled.status_code == 200 and 'hx-trigger="every 1s"' in polled.content.decode()  # keep polling
+    in_process_worker().submit(dispatch.call_args.kwargs["job_id"])
+    assert in_process_worker().wait_idle(60)
+    done = admin.get(f"/runs/{run.pk}/progress/", **HTMX)
+    assert done.status_code == 286  # htmx stops polling
+    body = done.content.decode()
+    assert "Done" in body and "hx-trigger" not in body and "sixty (60) days" in body
+    assert "Payment terms" in body and "<mark>ninety (90) days</mark>" in body
+    redline = admin.get(f"/runs/{run.pk}/redline.docx")
+    assert redline.status_code == 200 and redline.content[:2] == b"PK"
+    again = admin.post(f"/runs/{run.pk}/rerun/", follow=True)
+    assert "Nothing changed since this review" in again.content.decode()
+    assert AnalysisRun.objects.count() == 1
+    assert admin.get(f"/runs/{run.pk}/progress/").status_code == 302  # not htmx: the page itself
+
+
+@pytest.mark.django_db
+def test_run_start_needs_a_version_and_playbook(admin, seeded):
+    doc = seeded.run.document_version.document
+    resp = admin.post(f"/documents/{doc.pk}/runs/", {"version": "", "playbook": ""}, follow=True)
+    assert "Choose a version and a playbook" in resp.content.decode()
