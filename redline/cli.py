@@ -215,13 +215,16 @@ def add_retrieval_bench(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--max-chars", type=int, default=None, help="character budget per question")
     p.add_argument("--unit-chars", type=int, default=None,
                    help="keep a section whole (with its subsections) up to this size (default 1500)")
+    p.add_argument("--no-grow", dest="grow", action="store_false",
+                   help="return the ranked passages as indexed, without widening them to whole sections "
+                        "within the budget")
     p.set_defaults(handler=run_retrieval_bench)
 
 
 def run_retrieval_bench(args: argparse.Namespace) -> int:
     """Predict for every question and write the JSONL; timings go to stderr."""
     from redline.retrieval.bench import BenchTimings, load_dataset, predict
-    from redline.retrieval.search import UNIT_CHARS
+    from redline.retrieval.passages import UNIT_CHARS
 
     data = Path(args.data)
     try:
@@ -236,7 +239,7 @@ def run_retrieval_bench(args: argparse.Namespace) -> int:
     embedder = _embedder(args.backend, client)
     with Path(args.out).open("w", encoding="utf-8") as out:
         for row in predict(dataset, embedder, k=args.k, max_chars=args.max_chars,
-                           unit_chars=args.unit_chars or UNIT_CHARS):
+                           unit_chars=args.unit_chars or UNIT_CHARS, grow=args.grow):
             if isinstance(row, BenchTimings):
                 print(f"{row.questions} questions over {row.contracts} contracts: graph+index "
                       f"{row.build_seconds:.1f}s, search {row.search_seconds:.1f}s", file=sys.stderr)

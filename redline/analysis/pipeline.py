@@ -595,10 +595,10 @@ def _edited(text: str, s: Suggestion) -> str | None:
     """The paragraph as a replace, rewrite or delete leaves it (None: deleted)."""
     if s.kind is Kind.DELETE:
         return None
-    if s.kind is Kind.REPLACE:
-        start = _nth(text, s.quote, s.occurrence)
-        return text[:start] + s.new_text + text[start + len(s.quote):]
-    return s.new_text if s.kind is Kind.REWRITE else text
+    if s.kind is Kind.REWRITE:
+        return s.new_text
+    start = _nth(text, s.quote, s.occurrence)
+    return text[:start] + s.new_text + text[start + len(s.quote):]
 
 
 def _nth(text: str, quote: str, occurrence: int) -> int:

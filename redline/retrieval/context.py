@@ -79,21 +79,19 @@ def _parent(graph: ContractGraph, label: str, parent: Any) -> ContextItem:
 
 def _definitions(graph: ContractGraph, sid: str, label: str, blocks: set[int]) -> list[ContextItem]:
     used: dict[str, int] = {}
-    for u in graph.usages:
-        if u.block in blocks and u.definition not in used:
+    for u in graph.usages_in(blocks):
+        if u.definition not in used:
             used[u.definition] = u.start
-    spread = _spread(graph)
     out: list[ContextItem] = []
-    for did in sorted(used, key=lambda d: (spread.get(d, 0) > _UBIQUITOUS, used[d])):
+    for did in sorted(used, key=lambda d: (graph.term_spread(d) > _UBIQUITOUS, used[d])):
         d = graph.definition_by_id(did)
         if any(site.block in blocks for site in d.sites):
             continue  # the clause defines it itself
         text, anchors = graph.definition_text(did)
         path = (label, "USES_TERM", f'"{d.term}"')
         out.append(ContextItem("definition", did, f'Definition of "{d.term}"', anchors, text, path))
-        site_blocks = {site.block for site in d.sites}
-        for r in graph.references:
-            if r.block in site_blocks and r.target and r.target != sid and r.start < max(s.end for s in d.sites):
+        for r in graph.references_in({site.block for site in d.sites}):
+            if r.target and r.target != sid and r.start < max(s.end for s in d.sites):
                 target = graph.section(r.target)
                 anchors, text = _section_payload(graph, target.id)
                 out.append(ContextItem("reference", target.id, target.label, anchors, text,
@@ -103,8 +101,8 @@ def _definitions(graph: ContractGraph, sid: str, label: str, blocks: set[int]) -
 
 def _references(graph: ContractGraph, label: str, blocks: set[int]) -> list[ContextItem]:
     out = []
-    for r in graph.references:
-        if r.block in blocks and r.target and r.status in ("resolved", "partial"):
+    for r in graph.references_in(blocks):
+        if r.target and r.status in ("resolved", "partial"):
             target = graph.section(r.target)
             anchors, text = _section_payload(graph, target.id)
             out.append(ContextItem("reference", target.id, target.label, anchors, text,
@@ -119,13 +117,3 @@ def _section_payload(graph: ContractGraph, sid: str) -> tuple[tuple[str, ...], s
         return graph.anchors(sid, own=False), whole
     return graph.anchors(sid), graph.section_text(sid)
 
-
-def _spread(graph: ContractGraph) -> dict[str, float]:
-    """For each term, the share of sections that use it."""
-    sections = max(1, len(graph.sections))
-    users: dict[str, set[str]] = {}
-    for u in graph.usages:
-        owner = graph.owner[u.block]
-        if owner:
-            users.setdefault(u.definition, set()).add(owner)
-    return {did: len(s) / sections for did, s in users.items()}

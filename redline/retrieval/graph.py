@@ -77,6 +77,9 @@ class ContractGraph:
     _in: dict[str, list[Edge]] = field(default_factory=dict, repr=False)
     _keys: dict[str, list[str]] = field(default_factory=dict, repr=False)
     _definition_by_id: dict[str, Definition] = field(default_factory=dict, repr=False)
+    _usages_by_block: dict[int, list[Usage]] = field(default_factory=dict, repr=False)
+    _refs_by_block: dict[int, list[Reference]] = field(default_factory=dict, repr=False)
+    _spread: dict[str, float] = field(default_factory=dict, repr=False)
 
     # -- building ---------------------------------------------------------------------
     @classmethod
@@ -114,6 +117,15 @@ class ContractGraph:
             self._out[edge.source].append(edge)
             self._in[edge.target].append(edge)
         self._definition_by_id = {d.id: d for d in self.definitions}
+        self._usages_by_block, self._refs_by_block = defaultdict(list), defaultdict(list)
+        users: dict[str, set[str]] = defaultdict(set)
+        for u in self.usages:
+            self._usages_by_block[u.block].append(u)
+            if self.owner[u.block]:
+                users[u.definition].add(self.owner[u.block] or "")
+        for r in self.references:
+            self._refs_by_block[r.block].append(r)
+        self._spread = {did: len(owners) / max(1, len(self.sections)) for did, owners in users.items()}
         self._keys = defaultdict(list)
         for s in self.sections:
             for key in s.keys:
@@ -168,7 +180,10 @@ class ContractGraph:
             found = self._relative(parts, source)
             return (found, "resolved") if found else (None, "unresolved")
         number = normalise_number(base)
-        found = self._pick(self._keys.get(number, []) or self._keys.get(f"article {number}", []), source)
+        sections, articles = self._keys.get(number, []), self._keys.get(f"article {number}", [])
+        # "Section 1" where the body has Article 1 and only a schedule has a "1.": the article
+        found = self._pick(self._near(sections, source) or self._near(articles, source) or sections or articles,
+                           source)
         if found is None:
             return None, "unresolved"
         for part in parts:
@@ -188,6 +203,11 @@ class ContractGraph:
                 return c
         main = [c for c in candidates if self._section_by_id[self._top(c)].kind != "schedule"]
         return (main or candidates)[0]
+
+    def _near(self, candidates: list[str], source: str) -> list[str]:
+        """The candidates in the main body or in the source's own schedule."""
+        home = self._top(source)
+        return [c for c in candidates if self._top(c) == home or self._section_by_id[self._top(c)].kind != "schedule"]
 
     def _top(self, sid: str) -> str:
         s = self._section_by_id[sid]
@@ -273,6 +293,18 @@ class ContractGraph:
         """The definition of a term, matched the way usages are (case and plural aware)."""
         key = term_key(term)
         return next((d for d in self.definitions if d.key == key), None)
+
+    def usages_in(self, blocks: Iterable[int]) -> list[Usage]:
+        """The term usages in these blocks, block by block."""
+        return [u for b in sorted(blocks) for u in self._usages_by_block.get(b, ())]
+
+    def references_in(self, blocks: Iterable[int]) -> list[Reference]:
+        """The references written in these blocks, block by block."""
+        return [r for b in sorted(blocks) for r in self._refs_by_block.get(b, ())]
+
+    def term_spread(self, did: str) -> float:
+        """The share of sections that use a term: "Agreement" near 1, a term of one clause near 0."""
+        return self._spread.get(did, 0.0)
 
     def edges_from(self, node: str, kind: str | None = None) -> list[Edge]:
         """Outgoing edges of a node (optionally of one kind)."""

@@ -29,7 +29,7 @@ _JOIN = r"\s*(?:,\s*(?:and|or)?|and|or|through|to|and/or|-|–)\s*"
 
 _FORMS: list[tuple[str, str, str]] = [
     # (kind, keyword pattern, identifier pattern)
-    ("section", r"(?:[Ss]ections?|SECTIONS?|§§?)", rf"(?:{_NUM})"),
+    ("section", r"(?:[Ss]ections?|SECTIONS?|§§?)", rf"(?:{_NUM}|[IVXLC]{{1,7}}(?![\w]))"),  # "Section XIII" too
     ("article", r"(?:[Aa]rticles?|ARTICLES?)", _ROMAN_OR_NUM),
     ("clause", r"(?:[Cc]lauses?|[Pp]aragraphs?|[Ss]ub-?sections?|[Ss]ub-?paragraphs?|[Ss]ub-?clauses?)",
      rf"(?:{_NUM}|{_PAREN})"),

@@ -1,8 +1,9 @@
 """Hybrid retrieval over the contract graph: BM25 + embeddings, then the graph.
 
 1. **Metadata injection**: sections the question names ("Section 8.2",
-   "Article IV", "Exhibit B", a heading's title) and defined terms it names
-   become anchors directly; a lawyer who names a section wants that section.
+   "Article IV", "Exhibit B", a heading's title, the table of contents) and
+   defined terms it names become anchors directly; a lawyer who names a
+   section wants that section.
 2. **Hybrid ranking**: BM25 and embedding similarity over passages (a section
    whole when it fits the unit size, else in pieces, and every definition on
    its own), each normalised over the contract and combined with weights.
@@ -11,9 +12,9 @@
    relies on, and from a named term to the clauses that use it),
    ``PARENT_OF`` (a clause's heading, a named section's subsections), with a
    weight per edge and a decay per hop.
-4. **Reserved slots**: a share of the results is kept for graph-found
-   passages so lexical near-misses cannot crowd out what a clause depends on.
-5. **Budgets**: a count limit and a character budget.
+4. **Selection** (:mod:`.selection`): reserved slots for graph-found
+   passages, a count limit, a character budget, and optionally growth of each
+   passage into the whole unit it belongs to (:mod:`.passages`).
 
 Every hit carries ``why``: the path that brought it in.
 """
@@ -23,22 +24,22 @@ from __future__ import annotations
 import bisect
 import heapq
 import re
-from dataclasses import dataclass
-from typing import Any
 
+from .blocks import Block
 from .bm25 import BM25
 from .embeddings import Embedder, HashingEmbedder, cosine
 from .graph import PARENT_OF, REFERENCES, USES_TERM, ContractGraph
 from .layout import Role
+from .passages import CONTENTS, CONTENTS_HEADING, UNIT_CHARS, Hit, Passage, build_passages
 from .references import extract
+from .selection import Ranked, select
 
-MAX_PASSAGE_CHARS = 1200
-UNIT_CHARS = 1500
 LEXICAL_WEIGHT = 0.6
 _RETRIEVAL_SEEDS = 8
 _DECAY = 0.7
 _FAN_OUT = 8
 _UBIQUITOUS = 0.4
+_CONTENTS_RE = re.compile(r"\btable of contents\b", re.IGNORECASE)
 # Per-edge weights: how much of a node's relevance flows to its neighbour.
 WEIGHTS = {
     "references": 0.75,  # a clause → the section it cites
@@ -48,46 +49,6 @@ WEIGHTS = {
     "parent": 0.35,  # a clause → its heading / lead-in
     "child": 0.6,  # a named section → its subsections
 }
-
-
-@dataclass(frozen=True, slots=True)
-class Passage:
-    """A retrievable span: part of a section's own text, a definition, or the table of contents."""
-
-    id: int
-    kind: str  # "section" | "definition" | "contents"
-    node: str
-    nodes: tuple[str, ...]  # every node whose text the passage holds (a section with its subsections)
-    start: int
-    end: int
-    anchors: tuple[str, ...]
-    heading: str
-
-
-@dataclass(frozen=True, slots=True)
-class Hit:
-    """A ranked passage with its text (verbatim from the document) and why it was returned."""
-
-    passage: Passage
-    text: str
-    score: float
-    why: tuple[str, ...]
-
-    @property
-    def start(self) -> int:
-        """Start offset in the document text."""
-        return self.passage.start
-
-    @property
-    def end(self) -> int:
-        """End offset in the document text."""
-        return self.passage.end
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form."""
-        return {"kind": self.passage.kind, "node": self.passage.node, "heading": self.passage.heading,
-                "anchors": list(self.passage.anchors), "start": self.start, "end": self.end,
-                "text": self.text, "score": round(self.score, 4), "why": list(self.why)}
 
 
 class SearchIndex:
@@ -102,7 +63,7 @@ class SearchIndex:
         self.graph = graph
         self.embedder = embedder or HashingEmbedder()
         self._block_ends = [b.end for b in graph.blocks]
-        self.passages = _passages(graph, unit_chars)
+        self.passages = build_passages(graph, unit_chars)
         texts = [f"{p.heading}\n{self.passage_text(p)}" for p in self.passages]
         self.bm25 = BM25(texts)
         self.vectors = self.embedder.embed(texts)
@@ -110,35 +71,62 @@ class SearchIndex:
         for p in self.passages:
             for node in p.nodes:
                 self.by_node.setdefault(node, []).append(p.id)
-        self._spread = _term_spread(graph)
         self._cited_by_definition = _cited_by_definitions(graph)
         self._order = {s.id: n for n, s in enumerate(graph.sections)}
 
     def passage_text(self, p: Passage) -> str:
         """The passage's text: its paragraphs, without page furniture between them."""
-        g = self.graph
         if p.kind == "definition":
-            return g.text[p.start:p.end]
-        parts = []
-        for b in g.blocks[bisect.bisect_right(self._block_ends, p.start):]:
-            if b.start >= p.end:
+            return self.graph.text[p.start:p.end]
+        return self.span_text(p.start, p.end)
+
+    def span_text(self, start: int, end: int) -> str:
+        """The text of the paragraphs in a span, without page furniture between them."""
+        return "\n".join(self.graph.text[max(b.start, start):min(b.end, end)] for b in self._body_in(start, end))
+
+    def span_anchors(self, start: int, end: int) -> tuple[str, ...]:
+        """The anchors of the paragraphs in a span (page furniture left out)."""
+        return tuple(b.anchor for b in self._body_in(start, end))
+
+    def _body_in(self, start: int, end: int) -> list[Block]:
+        g = self.graph
+        out = []
+        for b in g.blocks[bisect.bisect_right(self._block_ends, start):]:
+            if b.start >= end:
                 break
             if g.roles[b.index] is not Role.FURNITURE:
-                parts.append(g.text[max(b.start, p.start):min(b.end, p.end)])
-        return "\n".join(parts)
+                out.append(b)
+        return out
 
     # -- the query ------------------------------------------------------------------------
-    def search(self, query: str, *, k: int = 15, max_chars: int | None = None, max_hops: int = 3) -> list[Hit]:
-        """The ``k`` best passages for ``query`` (fewer when ``max_chars`` runs out), best first."""
+    def search(self, query: str, *, k: int = 15, max_chars: int | None = None, max_hops: int = 3,
+               grow: bool = False) -> list[Hit]:
+        """The ``k`` best passages for ``query`` (fewer when ``max_chars`` runs out), best first.
+
+        ``grow`` widens each passage to the whole clause, section, … it
+        belongs to while ``max_chars`` allows (without a budget: to its
+        top-level section), for callers that want whole units of text.
+        """
         fused = self._fused(query)
         scores: dict[str, float] = {}
         paths: dict[str, tuple[str, ...]] = {}
-        for node, score, why in self._seeds(query, fused):
+        seeds = self._seeds(query, fused)
+        for node, score, why in seeds:
             if score > scores.get(node, 0.0):
                 scores[node], paths[node] = score, why
+        named = {node for node, score, _ in seeds if score >= 1.0}
         graph_scores, graph_paths = self._expand(scores, paths, max_hops)
-        ranked = self._rank(fused, scores, paths, graph_scores, graph_paths)
-        return self._select(ranked, k, max_chars)
+        ranked = self._rank(fused, scores, named, graph_scores, graph_paths)
+        return select(ranked, self.passages, k, max_chars, grow=grow, reader=self)
+
+    def label(self, node: str) -> str:
+        """How a section (or the table of contents) is named."""
+        return CONTENTS_HEADING if node == CONTENTS else self.graph.section(node).label
+
+    def snap(self, pos: int) -> int:
+        """The end of the last paragraph that ends at or before ``pos``."""
+        i = bisect.bisect_right(self._block_ends, pos)
+        return self._block_ends[i - 1] if i else 0
 
     def _fused(self, query: str) -> dict[int, float]:
         """BM25 and embedding similarity, each scaled to [0, 1] over this contract, then weighted.
@@ -168,6 +156,8 @@ class SearchIndex:
         for did in self._named_terms(query):
             term = g.definition_by_id(did).term
             seeds.append((did, 1.0, (f'term named in the question: "{term}"',)))
+        if CONTENTS in self.by_node and _CONTENTS_RE.search(query):
+            seeds.append((CONTENTS, 1.0, ("named in the question: Table of contents",)))
         best = heapq.nlargest(_RETRIEVAL_SEEDS, fused.items(), key=lambda kv: kv[1])
         for pid, score in best:
             p = self.passages[pid]
@@ -184,8 +174,9 @@ class SearchIndex:
                 out.append(sid)
         lowered = " ".join(query.lower().split())
         for s in g.sections:
-            title = " ".join((s.title or "").lower().split())
-            if len(title) >= 6 and re.search(rf"(?<![\w]){re.escape(title)}(?![\w])", lowered) and s.id not in out:
+            names = {" ".join((s.title or "").lower().split()), *(k for k in s.keys if not k[:1].isdigit())}
+            if s.id not in out and any(len(name) >= 6 and re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", lowered)
+                                       for name in names):
                 out.append(s.id)
         return out
 
@@ -226,7 +217,7 @@ class SearchIndex:
     def _neighbours(self, node: str) -> list[tuple[str, float, tuple[str, ...]]]:
         g = self.graph
         out: list[tuple[str, float, tuple[str, ...]]] = []
-        if node == "contents":
+        if node == CONTENTS:
             return out
         if node.startswith("d"):
             for target in self._cited_by_definition.get(node, ()):
@@ -244,7 +235,7 @@ class SearchIndex:
         for e in g.edges_to(node, REFERENCES)[:_FAN_OUT]:
             out.append((e.source, WEIGHTS["referenced_by"], ("REFERENCED_BY", g.section(e.source).label)))
         for e in g.edges_from(node, USES_TERM):
-            spread = self._spread.get(e.target, 0.0)
+            spread = g.term_spread(e.target)
             if spread <= _UBIQUITOUS:
                 term = g.definition_by_id(e.target).term
                 out.append((e.target, WEIGHTS["uses_term"] * (1 - spread), (label, "USES_TERM", f'"{term}"')))
@@ -255,10 +246,11 @@ class SearchIndex:
             out.append((e.target, WEIGHTS["child"], (label, "PARENT_OF", g.section(e.target).label)))
         return out
 
-    def _rank(self, fused: dict[int, float], seeds: dict[str, float], seed_paths: dict[str, tuple[str, ...]],
-              graph_scores: dict[str, float], graph_paths: dict[str, tuple[str, ...]]) -> list[tuple[float, int, tuple[str, ...], bool]]:
-        """Passages scored by the better of their own match and their node's graph score."""
-        ranked: list[tuple[float, int, tuple[str, ...], bool]] = []
+    def _rank(self, fused: dict[int, float], seeds: dict[str, float], named: set[str],
+              graph_scores: dict[str, float], graph_paths: dict[str, tuple[str, ...]]) -> list[Ranked]:
+        """Passages scored by the better of their own match and their node's graph score; the first
+        passage of each node the question names is marked as such."""
+        ranked: list[Ranked] = []
         for p in self.passages:
             own = 0.8 * fused.get(p.id, 0.0)
             via_graph, node = 0.0, p.node
@@ -271,111 +263,10 @@ class SearchIndex:
                 continue
             from_graph = via_graph > own and node not in seeds
             why = graph_paths.get(node, ()) if via_graph >= own else (f"matches the question: {p.heading}",)
-            ranked.append((score, p.id, why, from_graph))
-        ranked.sort(key=lambda r: -r[0])
+            first_of_named = any(n in named and self.by_node[n][0] == p.id for n in p.nodes)
+            ranked.append(Ranked(score, p.id, why, from_graph, first_of_named))
+        ranked.sort(key=lambda r: -r.score)
         return ranked
-
-    def _select(self, ranked: list[tuple[float, int, tuple[str, ...], bool]], k: int,
-                max_chars: int | None) -> list[Hit]:
-        """Top ``k`` with reserved slots for graph-found passages, within the character budget."""
-        reserve = k // 3
-        head = ranked[:k]
-        graph_in_head = sum(1 for r in head if r[3])
-        if graph_in_head < reserve:
-            extra = [r for r in ranked[k:] if r[3]][: reserve - graph_in_head]
-            keep = k - len(extra)
-            ranked = sorted(head[:keep] + extra, key=lambda r: -r[0]) + [r for r in ranked if r not in head and r not in extra]
-        hits: list[Hit] = []
-        used = 0
-        spans: list[tuple[int, int]] = []
-        for score, pid, why, _ in ranked:
-            if len(hits) >= k:
-                break
-            p = self.passages[pid]
-            if any(s <= p.start and p.end <= e for s, e in spans):
-                continue
-            text = self.passage_text(p)
-            if max_chars is not None:
-                length = p.end - p.start
-                if used + length > max_chars:
-                    continue
-                used += length
-            spans.append((p.start, p.end))
-            hits.append(Hit(p, text, score, why))
-        return hits
-
-
-def _passages(graph: ContractGraph, unit_chars: int) -> list[Passage]:
-    """Retrievable units: each section whole (with its subsections) when it fits ``unit_chars``,
-    else its own text in pieces and its subsections on their own; every definition; the contents."""
-    out: list[Passage] = []
-
-    def add(kind: str, nodes: tuple[str, ...], start: int, end: int, anchors: tuple[str, ...], heading: str) -> None:
-        out.append(Passage(len(out), kind, nodes[0], nodes, start, end, anchors, heading))
-
-    def unit(sid: str) -> None:
-        s = graph.section(sid)
-        heading = " > ".join(a.label for a in reversed(graph.ancestors(sid, include_self=True)))
-        whole = graph.body_blocks(sid, own=False)
-        if whole and whole[-1].end - whole[0].start <= unit_chars:
-            nodes = tuple(x.id for x in graph.sections[int(sid[1:]) - 1:] if graph.blocks[x.first].start <= whole[-1].end
-                          and (x.id == sid or sid in {a.id for a in graph.ancestors(x.id)}))
-            add("section", nodes, whole[0].start, whole[-1].end, tuple(b.anchor for b in whole), heading)
-            return
-        for start, end, anchors in _chunks(graph.body_blocks(sid)):
-            add("section", (sid,), start, end, anchors, heading)
-        for child in s.children:
-            unit(child)
-
-    for s in graph.sections:
-        if s.parent is None:
-            unit(s.id)
-    for d in graph.definitions:
-        for site in d.sites:
-            end = min(site.end, site.start + 2 * MAX_PASSAGE_CHARS)
-            add("definition", (d.id,), site.start, end, (graph.blocks[site.block].anchor,), f'Definition of "{d.term}"')
-    contents = [b for b in graph.blocks if graph.roles[b.index] is Role.CONTENTS]
-    for start, end, anchors in _chunks(contents):
-        add("contents", ("contents",), start, end, anchors, "Table of contents")
-    return out
-
-
-def _chunks(blocks: list[Any]) -> list[tuple[int, int, tuple[str, ...]]]:
-    """Consecutive blocks grouped up to the passage size; a longer block is cut at sentence ends."""
-    out: list[tuple[int, int, tuple[str, ...]]] = []
-    group: list[Any] = []
-
-    def flush() -> None:
-        if group:
-            out.append((group[0].start, group[-1].end, tuple(b.anchor for b in group)))
-            group.clear()
-
-    for b in blocks:
-        if b.end - b.start > MAX_PASSAGE_CHARS:
-            flush()
-            out.extend((s, e, (b.anchor,)) for s, e in _sentence_pieces(b))
-            continue
-        if group and b.end - group[0].start > MAX_PASSAGE_CHARS:
-            flush()
-        group.append(b)
-    flush()
-    return out
-
-
-def _sentence_pieces(block: Any) -> list[tuple[int, int]]:
-    cuts = [m.end() for m in re.finditer(r"[.;:](?=\s+\S)", block.text)]
-    pieces: list[tuple[int, int]] = []
-    start = 0
-    last = 0
-    for cut in [*cuts, len(block.text)]:
-        if cut - start > MAX_PASSAGE_CHARS and last > start:
-            pieces.append((start, last))
-            start = last
-            while start < len(block.text) and block.text[start].isspace():
-                start += 1
-        last = cut
-    pieces.append((start, len(block.text)))
-    return [(block.start + s, block.start + e) for s, e in pieces if e > s]
 
 
 def _cited_by_definitions(graph: ContractGraph) -> dict[str, list[str]]:
@@ -388,11 +279,3 @@ def _cited_by_definitions(graph: ContractGraph) -> dict[str, list[str]]:
                     out.setdefault(d.id, []).append(r.target)
     return out
 
-
-def _term_spread(graph: ContractGraph) -> dict[str, float]:
-    sections = max(1, len(graph.sections))
-    users: dict[str, set[str]] = {}
-    for e in graph.edges:
-        if e.kind == USES_TERM:
-            users.setdefault(e.target, set()).add(e.source)
-    return {did: len(s) / sections for did, s in users.items()}

@@ -23,6 +23,11 @@ _MAX_GAP_STRONG = 6
 _MAX_GAP_WEAK = 2
 _TITLE_MAX_WORDS = 12
 _PAREN_KINDS = ("alpha", "roman", "pnum", "ALPHA", "ROMAN")
+_MAX_PREAMBLE_NUMBERS = 3
+# Words a sentence cannot end on: a line ending with one continues on the next.
+_DANGLING = frozenset(["in", "to", "of", "and", "or", "the", "a", "an", "with", "under", "per", "by", "for", "from",
+                       "at", "on", "as", "see", "hereto", "attached"])
+_OPERATIVE_RE = re.compile(r"\b(?:NOW,?\s+THEREFORE|agree[sd]?\s+as\s+follows)", re.IGNORECASE)
 
 
 @dataclass(slots=True)
@@ -95,12 +100,17 @@ class _Builder:
         self.top_last: dict[str, int] = {}  # kind -> ordinal of the latest top-level section
         self.pending_caption: int | None = None
         self.last_dotted: tuple[int, ...] = ()
+        self.title_only: str | None = None  # a heading section that so far holds only capitalised lines
 
     # -- walking ---------------------------------------------------------------
     def visit(self, i: int) -> None:
         if self.roles[i] is not Role.BODY:
             return
         block = self.blocks[i]
+        if _OPERATIVE_RE.search(block.text) and self._candidate(block) is None and self._numbered_preamble():
+            self._body(i)
+            self._restart()
+            return
         label = self._candidate(block)
         if label is not None and self._place(i, label):
             return
@@ -110,6 +120,26 @@ class _Builder:
         if self._heading(i):
             return
         self._body(i)
+
+    def _numbered_preamble(self) -> bool:
+        """Whether what is numbered so far looks like parties and recitals ("1. Acme", "(a) Whereas"),
+        not an outline: no article, no "1.1", at most a few top-level numbers. "You agree as
+        follows:" in the middle of clause 4.2 must not restart anything."""
+        numbered = [s for s in self.sections if s.kind in ("section", "clause", "article")]
+        top = [s for s in numbered if s.parent is None]
+        outline = any(s.kind == "article" or "." in (s.number or "") for s in numbered)
+        return bool(numbered) and len(top) <= _MAX_PREAMBLE_NUMBERS and not outline
+
+    def _restart(self) -> None:
+        """"NOW, THEREFORE, the parties agree as follows:" ends the recitals; what was numbered
+        before (the parties "1." and "2.", recitals "(a)"…) is preamble, and the agreement's own
+        numbering starts again at 1 (references to "Section 1" mean the new one)."""
+        for section in self.sections:
+            section.keys = []
+        self.stack.clear()
+        self.top_last.clear()
+        self.last_dotted = ()
+        self.pending_caption = None
 
     def _candidate(self, block: Block) -> Label | None:
         source = block.label if block.label is not None else block.text
@@ -133,14 +163,24 @@ class _Builder:
         return parsed[0]
 
     def _schedule_heading(self, block: Block, from_text: bool) -> bool:
-        """"Exhibit B" opens a schedule only as a heading of its own, not in a sentence."""
+        """"Exhibit B" opens a schedule only as a heading of its own, not in a sentence (nor on the
+        line a sentence wrapped onto: "… is included in" / "EXHIBIT G.")."""
         if not from_text:
             return block.line_start
+        previous = self.blocks[block.index - 1].text.rstrip() if block.index else ""
+        if previous.endswith(",") or previous.rsplit(" ", 1)[-1] in _DANGLING:
+            return False
         parsed = parse_label(block.text)
+        if parsed and block.line_start and parsed[0].text.split()[0].isupper():
+            return True  # "EXHIBIT A THE PRODUCTS Each unit…": a capitalised heading run into its text
         rest = block.text[parsed[1]:].strip(" .:-–—") if parsed else block.text
         if len(rest.split()) > _TITLE_MAX_WORDS or rest.endswith((".", ";", ",")):
             return False
         return block.line_start or not rest or _title_case(rest)
+
+    def _body_started(self) -> bool:
+        """Whether the agreement's own numbering has begun (a schedule can only come after it)."""
+        return any(s.kind in ("section", "article") for s in self.sections)
 
     def _strong(self, block: Block) -> bool:
         return block.label is not None or block.heading_level is not None or block.line_start
@@ -165,9 +205,10 @@ class _Builder:
         """The stack depth the section opens at (its parent is ``stack[depth-1]``), or None."""
         gap = _MAX_GAP_STRONG if strong else _MAX_GAP_WEAK
         if label.kind == "schedule":
-            # A contract opens with its title, not a schedule: "Exhibit 10.1" on
-            # the first line is the filing's exhibit number.
-            return 0 if self.sections else None
+            # Schedules follow the body: "Exhibit 10.1" above it (on the first line, or after a filing
+            # note) is the filing's exhibit number.
+            filing = "." in label.key and not self._body_started()
+            return 0 if self.sections and not filing else None
         if label.kind == "article":
             prev = self.top_last.get("article", 0)
             return 0 if (strong and label.ordinal > prev - 1) or label.ordinal == prev + 1 else None
@@ -289,7 +330,11 @@ class _Builder:
             last.label = f"{last.label} {last.title}" if last.number else last.title
             self._own(i, last)
             return True
-        names_schedule = any(w in block.text.lower().split() for w in SCHEDULE_WORDS)
+        if level is None and last is not None and last.id == self.title_only and last.own_end == i - 1:
+            self._own(i, last)  # the title page: "AGREEMENT" / "BY AND BETWEEN" / "ACME INC." is one unit
+            last.keys.append(_norm_title(block.text))  # each of its lines still names it
+            return True
+        names_schedule = self._body_started() and any(w in block.text.lower().split() for w in SCHEDULE_WORDS)
         numbered_open = any(o.label is not None for o in self.stack)
         if level is None and numbered_open and not names_schedule:
             self.pending_caption = i
@@ -311,6 +356,7 @@ class _Builder:
         )
         self._register(section, i, i)
         self.stack.append(_Open(section, None, heading_level=level or 0))
+        self.title_only = section.id if level is None and kind == "heading" and not self._body_started() else None
         if names_schedule:
             self.top_last.clear()
             self.last_dotted = ()
@@ -321,6 +367,9 @@ class _Builder:
 
     # -- body text --------------------------------------------------------------------
     def _body(self, i: int) -> None:
+        text = self.blocks[i].text
+        if text.upper() != text or len(text.split()) > 3:  # "AND" between party names stays on the title page
+            self.title_only = None
         current = self._current()
         if current is None:
             current = self._preamble(i)

@@ -52,3 +52,11 @@ def test_local_backend_reports_a_missing_package():
 def test_unknown_backend():
     with pytest.raises(ValueError, match="unknown embedding backend"):
         make_embedder("nope")
+
+
+@pytest.mark.local_model  # needs the optional "local" extra; run with: pytest -m local_model
+def test_local_backend_embeds_offline():
+    embedder = make_embedder("local")
+    near, close, far = embedder.embed(["terminate for material breach", "termination for breach of contract",
+                                       "payment of invoices within thirty days"])
+    assert len(near) == 384 and cosine(near, close) > cosine(near, far)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from redline.retrieval.graph import REFERENCES
+from redline.retrieval.graph import REFERENCES, ContractGraph
 from redline.retrieval.references import extract
 
 
@@ -23,6 +23,7 @@ def _refs(graph):
     ("see paragraph (c)", [("clause", "(c)")]),
     ("listed in Schedule A and Exhibit B-1", [("schedule", "A"), ("schedule", "B-1")]),
     ("under § 4.2", [("section", "4.2")]),
+    ("as provided in Section XIII", [("section", "XIII")]),
 ])
 def test_reference_forms_are_extracted(text, refs):
     assert [(r.kind, r.ident) for r in extract(text)] == refs
@@ -52,8 +53,6 @@ def test_unresolved_and_external_are_kept_and_reported(graph):
 
 
 def test_partial_resolution_to_the_nearest_existing_ancestor(graph):
-    from redline.retrieval.graph import ContractGraph
-
     g = ContractGraph.from_text("1. FEES\n1.1 Amount. Fees are due.\n2. TERM\n2.1 End. Subject to Section 1.1(c).")
     ref = next(r for r in g.references if r.ident == "1.1(c)")
     assert ref.status == "partial" and g.section(ref.target).number == "1.1"
@@ -69,3 +68,15 @@ def test_reference_edges_and_resolve(graph):
     assert graph.resolve("Section 42") is None
     clause_c = next(s for s in graph.sections if s.number == "2.2(c)")
     assert graph.resolve("paragraph (a)", near=graph.blocks[clause_c.first].anchor).number == "2.2(a)"
+
+
+def test_a_section_number_the_body_only_has_as_an_article():
+    # "Section 1"/"Section III" in an agreement of articles means the article, not the "1." of a schedule
+    g = ContractGraph.from_text(
+        "ARTICLE I\nDEFINITIONS\n1.1 Terms. Words have meanings.\nARTICLE II\nSUPPLY\n"
+        "2.1 Orders. Subject to Section 1 and Section III.\nARTICLE III\nTERM\n3.1 Start. It starts.\n"
+        "SCHEDULE A\nPRICES\n1. The price list.\n2. The discounts.")
+    assert g.resolve("Section 1").label == "Article I DEFINITIONS"
+    assert g.resolve("Section III").label == "Article III TERM"
+    assert {(r.ident, g.section(r.target).label) for r in g.references} == {
+        ("1", "Article I DEFINITIONS"), ("III", "Article III TERM")}

@@ -65,3 +65,36 @@ def test_units_keep_a_section_whole_when_it_fits(graph):
     hits = SearchIndex(graph, unit_chars=4000).search("What does Section 2.3 say?", k=1)
     assert hits[0].passage.heading == "Article II SUPPLY"  # the whole article, 2.3 included
     assert "2.3 Pricing." in hits[0].text and "(b) are free from defects" in hits[0].text
+
+
+def test_growth_widens_hits_to_whole_sections_within_the_budget(index):
+    graph = index.graph
+    small = index.search("What does Section 2.3 say?", k=3, max_chars=2000)
+    grown = index.search("What does Section 2.3 say?", k=3, max_chars=2000, grow=True)
+    assert sum(h.end - h.start for h in grown) <= 2000
+    assert sum(h.end - h.start for h in grown) > sum(h.end - h.start for h in small)
+    top = grown[0]
+    assert top.why[0] == "named in the question: Section 2.3 Pricing" and top.why[-2] == "WITHIN"
+    assert "2.3 Pricing." in top.text and top.passage.anchors
+    for hit in grown:  # verbatim paragraphs, no page furniture, anchors that exist
+        assert "Source: ACME CORP" not in hit.text
+        assert all(line in graph.text[hit.start:hit.end] for line in hit.text.split("\n"))
+        assert all(graph.block_for(a) is not None for a in hit.passage.anchors)
+
+
+def test_without_a_budget_hits_grow_to_their_top_level_section(index):
+    (hit,) = index.search("What does Section 2.3 say?", k=1, grow=True)
+    assert hit.passage.heading == "Article II SUPPLY" and "(b) are free from defects" in hit.text
+
+
+def test_two_named_sections_share_the_budget(index):
+    hits = index.search("Section 2.2 references Section 3.2. How do they relate?", k=4, max_chars=700, grow=True)
+    texts = "\n".join(h.text for h in hits[:2])
+    assert "2.2 Quality." in texts and "3.2 Termination for Cause." in texts
+    assert sum(h.end - h.start for h in hits) <= 700
+
+
+def test_a_named_table_of_contents_is_returned(index):
+    hits = index.search("What does the table of contents list?", k=2, max_chars=400, grow=True)
+    assert hits[0].why[0] == "named in the question: Table of contents"
+    assert "ARTICLE I DEFINITIONS 1" in hits[0].text

@@ -8,6 +8,7 @@ from redline.ooxml.paragraphs import read_document
 from redline.retrieval.blocks import blocks_from_text
 from redline.retrieval.graph import ContractGraph
 from redline.retrieval.layout import Role, classify
+from redline.retrieval.search import SearchIndex
 from tests.retrieval.conftest import section
 
 
@@ -98,3 +99,56 @@ def test_generated_docx_contract(generated_docx):
     assert len(graph.definitions) >= 20
     resolved = [r for r in graph.references if r.status == "resolved"]
     assert resolved and all(graph.section(r.target).number for r in resolved)
+
+
+def test_parties_and_recitals_numbered_before_the_operative_words_are_preamble():
+    text = ("SERVICES AGREEMENT\nBETWEEN\n1. Acme Limited, a company registered in England\nAND\n"
+            "2. Beta Inc., a Delaware corporation\nWHEREAS:\nA. Acme provides services;\nB. Beta wants them.\n"
+            "NOW THEREFORE IT IS HEREBY AGREED AS FOLLOWS:\n1. Definitions\nWords have meanings.\n"
+            "2. Services\nAcme shall provide them, as Section 1 explains.")
+    g = ContractGraph.from_text(text)
+    assert g.resolve("Section 1").label == "Section 1 Definitions"
+    assert g.resolve("Section 2").label == "Section 2 Services"
+    (ref,) = g.references
+    assert g.section(ref.target).title == "Definitions"
+
+
+def test_operative_words_inside_the_outline_change_nothing():
+    text = ("1. GRANT\n1.1 Licence. We grant it.\n2. FEES\n2.1 Amount. Fees are due.\n3. TRAINING\n"
+            "3.1 Initial. To that end, you agree as follows: you attend.\n3.2 Later. More training.")
+    numbers = [s.number for s in ContractGraph.from_text(text).sections if s.number]
+    assert numbers == ["1", "1.1", "2", "2.1", "3", "3.1", "3.2"]
+
+
+def test_the_filing_exhibit_number_is_not_a_schedule():
+    text = ("Confidential treatment requested.\nExhibit 10.2\nCO-BRANDING AGREEMENT\n"
+            "1. DEFINITIONS\n1.1 Terms. Words.\n2. TERM\n2.1 Start. It starts.\nEXHIBIT A\nPRICES\nThe prices.")
+    g = ContractGraph.from_text(text)
+    assert [s.number for s in g.sections if s.kind == "schedule"] == ["A"]
+    assert g.resolve("Section 2").title == "TERM"
+
+
+def test_a_sentence_wrapped_onto_an_exhibit_line_is_not_a_schedule():
+    text = ("1. PAYMENT\n1.1 Amount. A sample schedule is included in\nEXHIBIT G.\n"
+            "1.2 Timing. Payment is due monthly.\n2. TERM\n2.1 Start. It starts.")
+    numbers = [s.number for s in ContractGraph.from_text(text).sections if s.number]
+    assert numbers == ["1", "1.1", "1.2", "2", "2.1"]
+
+
+def test_a_capitalised_exhibit_heading_run_into_its_text_opens_the_schedule():
+    text = ("1. SUPPLY\n1.1 Products. The products are listed in Exhibit A.\n"
+            "EXHIBIT A THE PRODUCTS Each unit of Product consists of one kit and one manual, packed together.")
+    g = ContractGraph.from_text(text)
+    (ref,) = g.references
+    assert ref.status == "resolved" and g.section(ref.target).kind == "schedule"
+
+
+def test_the_title_page_is_one_unit_named_by_each_of_its_lines():
+    text = ("LICENCE AGREEMENT\nBY AND BETWEEN\nACME HOLDINGS LIMITED\nAND\nBETA SYSTEMS INC.\n"
+            "This Agreement is made on 1 May 2024.\n1. DEFINITIONS\n1.1 Terms. Words have meanings.")
+    g = ContractGraph.from_text(text)
+    title = g.sections[0]
+    assert title.title == "LICENCE AGREEMENT" and "BETA SYSTEMS INC." in g.section_text(title.id)
+    assert [s.title for s in g.sections if s.parent is None] == ["LICENCE AGREEMENT", "DEFINITIONS"]
+    hits = SearchIndex(g).search("What does the section BY AND BETWEEN say?", k=1)
+    assert hits[0].why[0] == "named in the question: LICENCE AGREEMENT"
