@@ -273,6 +273,7 @@ def run_review(args: argparse.Namespace) -> int:
     from redline.ooxml.ops import op_from_json
     from redline.ooxml.paragraphs import read_document
     from redline.ooxml.writer import redline_document
+    from redline.retrieval.graph import ContractGraph
 
     try:
         playbook = load_playbook(read_input(args.playbook)) if args.playbook else default_playbook()
@@ -282,7 +283,7 @@ def run_review(args: argparse.Namespace) -> int:
     progress = _ProgressBar(sys.stderr)
     try:
         result = review(clauses_from_paragraphs(read.paragraphs), playbook, _provider(args.provider),
-                        cache=MemoryCache(), progress=progress)
+                        cache=MemoryCache(), progress=progress, graph=ContractGraph.from_paragraphs(read.paragraphs))
     except ReviewError as exc:
         progress.close()
         if exc.code in ("empty_document", "no_rules"):

@@ -43,6 +43,7 @@ from .learning import known_entries_record, outcomes_detect, rejected_records
 from .playbooks import playbook_version_spec
 from .preferences import preferences_current
 from .providers import provider_build, provider_identity
+from .retrieval import contract_graph
 
 RUN_JOB = "review.run"
 
@@ -142,6 +143,7 @@ def _review(run: AnalysisRun, progress: ProgressCallback) -> ReviewResult:
             cache=analysis_cache(),
             suppress=Suppressor(rejected),
             progress=progress,
+            graph=contract_graph(version=run.document_version),
         )
     except ReviewError as exc:
         if exc.partial is not None:
