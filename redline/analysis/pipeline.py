@@ -40,7 +40,17 @@ from .document import Document, build_document
 from .grounding import locate, occurrence_of, widen_to_unique
 from .playbook import Playbook, Rule, Severity
 from .prompts import PromptMode
-from .providers.base import Item, Provider, ProviderError, ProviderResponse, RawFinding, Related, RuleRequest, Usage
+from .providers.base import (
+    Item,
+    PreferenceUpdate,
+    Provider,
+    ProviderError,
+    ProviderResponse,
+    RawFinding,
+    Related,
+    RuleRequest,
+    Usage,
+)
 from .rejections import Rejection, rejection_filter
 from .risk import RiskFactor, RiskScore, score_clause
 from .selection import insertion_point, rule_present, select_clauses
@@ -138,6 +148,7 @@ class ReviewResult:
     clauses: list[ClauseReport]
     stats: ReviewStats
     mode: PromptMode
+    preference_updates: list[PreferenceUpdate] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (the CLI's ``--json`` output)."""
@@ -243,6 +254,7 @@ class _Review:
         self._related_cache: dict[int, tuple[Related, ...]] = {}
         self._clause_keys: dict[tuple[int, bool], str] = {}
         self.stats = ReviewStats()
+        self.preference_updates: list[PreferenceUpdate] = []
         self.suggestions: list[Suggestion] = []
         self.factors: dict[int, list[tuple[Rule, RiskFactor]]] = {}
         self.doc: Document
@@ -436,6 +448,7 @@ class _Review:
         """Ground a provider response, file findings per clause, and cache them."""
         plan, indices, with_missing = job.plan, job.indices, job.with_missing
         self.stats.usage.add(response.usage)
+        self.preference_updates.extend(response.preference_updates)
         asked = set(indices[: job.asked])
         per_clause: dict[int, list[dict[str, Any]]] = {i: [] for i in asked}
         missing: list[dict[str, Any]] = []
@@ -585,7 +598,7 @@ class _Review:
             verdict = self._validate(clause.text, rules) if risk.overall >= VALIDATION_RISK_THRESHOLD else None
             reports.append(ClauseReport(clause.anchor, tuple(sorted(c.value for c in self.doc.categories[i])), risk, verdict))
         self.stats.suggestions = len(ordered)
-        return ReviewResult(ordered, reports, self.stats, self.mode)
+        return ReviewResult(ordered, reports, self.stats, self.mode, self.preference_updates)
 
     def _emit(self, stage: str, done: int, total: int) -> None:
         self.progress("progress", {"stage": stage, "done": done, "total": total})

@@ -20,6 +20,7 @@ from ..analysis.pipeline import ReviewError, ReviewResult, review
 from ..analysis.suggestions import Suggestion as SuggestionSpec
 from ..errors import ApplicationError
 from ..jobs import job_create
+from ..learning.preferences import update_preferences
 from ..learning.suppression import Suppressor
 from ..models import (
     AnalysisRun,
@@ -41,7 +42,7 @@ from .cache import analysis_cache
 from .documents import document_version_read, docx_read
 from .learning import known_entries_record, outcomes_detect, rejected_records
 from .playbooks import playbook_version_spec
-from .preferences import preferences_current
+from .preferences import preferences_current, preferences_save
 from .providers import provider_build, provider_identity
 from .retrieval import contract_graph
 
@@ -150,7 +151,20 @@ def _review(run: AnalysisRun, progress: ProgressCallback) -> ReviewResult:
             _store(run, exc.partial, anchored=read.docx)
         raise
     _store(run, result, anchored=read.docx, extra={"outcomes": outcomes, "earlier_rejections": len(rejected)})
+    _apply_model_preferences(run, result)
     return result
+
+
+def _apply_model_preferences(run: AnalysisRun, result: ReviewResult) -> None:
+    """The model's ``update_preferences`` calls on a re-run become one new version, authored by the model."""
+    if not result.preference_updates:
+        return
+    current = preferences_current(workspace=run.workspace)
+    text = current.text if current else ""
+    for update in result.preference_updates:
+        text = update_preferences(text, update.action, list(update.lines))
+    preferences_save(workspace=run.workspace, text=text, author_kind=PreferencesVersion.Author.MODEL,
+                     reason=f"update_preferences during run {run.pk}")
 
 
 def _preferences_text(run: AnalysisRun) -> str:

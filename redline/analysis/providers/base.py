@@ -83,6 +83,14 @@ class RawFinding:
     span: tuple[int, int] | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class PreferenceUpdate:
+    """``update_preferences(action, lines)``: append lines to, or replace, the workspace preferences."""
+
+    action: str  # "append" | "replace"
+    lines: tuple[str, ...]
+
+
 @dataclass(slots=True)
 class Usage:
     """What calls cost: tokens, money (USD), provider requests made and the retries
@@ -105,10 +113,12 @@ class Usage:
 
 @dataclass(frozen=True, slots=True)
 class ProviderResponse:
-    """Findings for one request and the usage it incurred."""
+    """Findings for one request, the usage it incurred, and any preference updates the
+    model asked for (re-runs only: the seed's ``update_preferences`` tool)."""
 
     findings: tuple[RawFinding, ...]
     usage: Usage
+    preference_updates: tuple[PreferenceUpdate, ...] = ()
 
 
 class ProviderError(Exception):

@@ -27,9 +27,17 @@ import jsonschema
 import openai
 
 from ..playbook import Rule, Severity
-from ..prompts import number_paragraphs, prompts_fingerprint, related_context, render, rule_prompt, system_prompt
+from ..prompts import (
+    PromptMode,
+    number_paragraphs,
+    prompts_fingerprint,
+    related_context,
+    render,
+    rule_prompt,
+    system_prompt,
+)
 from ..validator import DocumentFacts, IssueType, ValidationIssue, ValidationResult, decide_status, text_hash
-from .base import ProviderError, ProviderResponse, RawFinding, RuleRequest, Usage
+from .base import PreferenceUpdate, ProviderError, ProviderResponse, RawFinding, RuleRequest, Usage
 
 _RETRY_STATUS = frozenset({408, 409, 429})
 _SEVERITIES = ["critical", "major", "minor"]
@@ -58,6 +66,28 @@ FINDINGS_SCHEMA: dict[str, Any] = {
         }
     },
 }
+
+# Re-runs may also call the seed's ``update_preferences``: a nullable object, since strict
+# structured outputs require every property to be present.
+RERUN_SCHEMA: dict[str, Any] = {
+    **FINDINGS_SCHEMA,
+    "required": ["findings", "update_preferences"],
+    "properties": {
+        **FINDINGS_SCHEMA["properties"],
+        "update_preferences": {
+            "type": ["object", "null"],
+            "additionalProperties": False,
+            "required": ["action", "lines"],
+            "properties": {
+                "action": {"type": "string", "enum": ["append", "replace"]},
+                "lines": {"type": "array", "items": {"type": "string"}},
+            },
+        },
+    },
+}
+
+# What we accept back: compatible servers that do not enforce the schema may leave the tool out.
+RERUN_ACCEPTED: dict[str, Any] = {**RERUN_SCHEMA, "required": ["findings"]}
 
 VERDICT_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -138,7 +168,11 @@ class OpenAIProvider:
             {"role": "user", "content": rule_prompt(request.rule, paragraphs, missing_after=request.missing_after,
                                                     context=context)},
         ]
-        data, usage = self.complete(messages, "contract_findings", FINDINGS_SCHEMA)
+        rerun = request.mode is PromptMode.RERUN
+        data, usage = self.complete(messages, "contract_findings", RERUN_SCHEMA if rerun else FINDINGS_SCHEMA,
+                                    accepted=RERUN_ACCEPTED if rerun else None)
+        update = data.get("update_preferences") if rerun else None
+        updates = (PreferenceUpdate(update["action"], tuple(update["lines"])),) if update and update["lines"] else ()
         findings = tuple(
             RawFinding(
                 paragraph=f["paragraph"], kind=f["kind"], quote=f["quote"], new_text=f["new_text"],
@@ -146,9 +180,10 @@ class OpenAIProvider:
             )
             for f in data["findings"]
         )
-        return ProviderResponse(findings, usage)
+        return ProviderResponse(findings, usage, updates)
 
-    def complete(self, messages: list[dict[str, str]], schema_name: str, schema: dict[str, Any]) -> tuple[dict, Usage]:
+    def complete(self, messages: list[dict[str, str]], schema_name: str, schema: dict[str, Any], *,
+                 accepted: dict[str, Any] | None = None) -> tuple[dict, Usage]:
         """One structured-output completion, retried as the module docstring says;
         returns the parsed, schema-checked JSON and what it cost."""
         usage = Usage(calls=1)  # HTTP attempts = calls + retries
@@ -185,7 +220,7 @@ class OpenAIProvider:
             usage.retries += 1
             self._sleep(self._delay(attempt, delay))
         self._count(completion, usage)
-        return _parse(completion, schema, usage), usage
+        return _parse(completion, accepted or schema, usage), usage
 
     def _delay(self, attempt: int, retry_after: float | None) -> float:
         if retry_after is not None:
