@@ -8,14 +8,23 @@ from ninja.security import APIKeyQuery
 from redline import selectors
 from redline.errors import NotFound
 from redline.models import Job, Membership
+from redline.ratelimit import client_ip, record_failure
 from redline.streams import event_stream, ticket_read
+
+from .auth import refuse_if_locked
 
 SSE_OPENAPI = {
     "responses": {
         200: {
             "description": "Server-sent events: `id` is the event sequence, `event` its kind, `data` JSON. "
             "Resume with the `Last-Event-ID` header. Ends after `done`, `error` or `cancelled`.",
-            "content": {"text/event-stream": {"schema": {"type": "string"}}},
+            # Before OpenAPI 3.2 (itemSchema), an event stream's schema describes one event.
+            "content": {"text/event-stream": {"schema": {
+                "type": "object",
+                "properties": {"id": {"type": "string"}, "event": {"type": "string"},
+                               "data": {"type": "string", "contentMediaType": "application/json"},
+                               "retry": {"type": "integer"}},
+            }}},
         }
     }
 }
@@ -27,8 +36,10 @@ class TicketAuth(APIKeyQuery):
     param_name = "ticket"
 
     def authenticate(self, request: HttpRequest, key: str | None) -> Membership | None:
+        refuse_if_locked(request)
         claims = ticket_read(key or "")
         if not claims:
+            record_failure("api", client_ip(request))
             return None
         membership = Membership.objects.select_related("workspace", "user").filter(pk=claims["m"]).first()
         if membership is not None:

@@ -7,3 +7,6 @@ class RedlineConfig(AppConfig):
     name = "redline"
     verbose_name = "Redline"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from . import ratelimit  # noqa: F401  (connects the login-failure counter)

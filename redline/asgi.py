@@ -8,6 +8,10 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "redline.settings")
 
 application = get_asgi_application()
 
+from redline.bodylimit import BodyLimitASGI  # noqa: E402  (needs configured settings)
+
+application = BodyLimitASGI(application)  # oversize bodies are refused before they are received
+
 from django.conf import settings  # noqa: E402  (settings are configured by get_asgi_application)
 
 if not settings.CELERY_BROKER_URL:

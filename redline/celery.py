@@ -4,10 +4,25 @@ from __future__ import annotations
 
 import os
 
-from celery import Celery
+from celery import Celery, bootsteps
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "redline.settings")
 
 app = Celery("redline")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks(["redline"])
+
+
+class RequeueOnConnect(bootsteps.StartStopStep):
+    """The consumer starts again after every broker reconnection; each time, jobs whose dispatch
+    was lost while the broker was away are sent again, so a Redis outage loses no job."""
+
+    requires = {"celery.worker.consumer.tasks:Tasks"}
+
+    def start(self, parent: object) -> None:
+        from .tasks import requeue_queued_jobs
+
+        requeue_queued_jobs()
+
+
+app.steps["consumer"].add(RequeueOnConnect)

@@ -390,3 +390,23 @@ class Feedback(models.Model):
 
     def __str__(self) -> str:
         return f"{'up' if self.thumbs_up else 'down'} on {self.suggestion_id}"
+
+
+class AuditEvent(models.Model):
+    """Who changed what, and when: playbook versions, preferences and API keys. Append-only;
+    ``actor`` is None for changes made by the system (learning, the built-in playbook)."""
+
+    workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="audit_events")
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                              related_name="+")
+    action = models.CharField(max_length=64)  # e.g. "playbook.version_create", "api_key.revoke"
+    target = models.CharField(max_length=200)  # e.g. "playbook:3 v4", "api_key:12"
+    detail = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["workspace", "-created_at"], name="audit_workspace_time")]
+
+    def __str__(self) -> str:
+        return f"{self.action} {self.target}"

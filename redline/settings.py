@@ -53,6 +53,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "redline.security.security_headers_middleware",
     "redline.bodylimit.body_limit_middleware",
     "addin_api.middleware.api_error_shape_middleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -98,7 +99,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = env.str("REDIS_URL", default="")
 CACHES = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        {"BACKEND": "redline.cache_backend.TolerantRedisCache", "LOCATION": REDIS_URL,
+         "OPTIONS": {"socket_connect_timeout": 1.0, "socket_timeout": 2.0}}
         if REDIS_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "redline",
               "OPTIONS": {"MAX_ENTRIES": 200_000}}
@@ -116,6 +118,9 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # An unacknowledged job (its worker died) is redelivered after this long; keep it above the longest run.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT_S", default=3600)}
+# A running job with no progress event for this long is ended as an error (manage.py reap_stale_runs,
+# and at every worker start).
+REDLINE_STALE_RUN_MINUTES = env.float("REDLINE_STALE_RUN_MINUTES", default=30.0)
 
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -145,6 +150,12 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = REDLINE_MAX_UPLOAD_BYTES
 REDLINE_MAX_JSON_BYTES = env.int("REDLINE_MAX_JSON_BYTES", default=1024 * 1024)
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 
+# Django's ModelBackend, refusing logins for addresses/usernames over the failure limit.
+AUTHENTICATION_BACKENDS = ["redline.ratelimit.ThrottledModelBackend"]
+# Failed logins and API-key authentications allowed per address (and username) per window.
+REDLINE_AUTH_FAILURE_LIMIT = env.int("REDLINE_AUTH_FAILURE_LIMIT", default=10)
+REDLINE_AUTH_FAILURE_WINDOW_S = env.int("REDLINE_AUTH_FAILURE_WINDOW_S", default=300)
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
@@ -162,6 +173,16 @@ SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the page, not the cookie
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+
+# Served over HTTPS (directly or behind a proxy that sets X-Forwarded-Proto): HSTS, HTTPS-only
+# cookies, and plain HTTP redirected (except the health check, for load balancers).
+REDLINE_TLS = env.bool("REDLINE_TLS", default=False)
+if REDLINE_TLS:
+    SECURE_HSTS_SECONDS = env.int("REDLINE_HSTS_SECONDS", default=31_536_000)
+    SECURE_SSL_REDIRECT = True
+    SECURE_REDIRECT_EXEMPT = [r"^api/health$"]
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = True
 
 LOGGING = {
     "version": 1,

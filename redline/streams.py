@@ -2,14 +2,19 @@
 
 The database holds the events (numbered per job); a stream replays everything
 after ``Last-Event-ID`` and then waits for more: on Redis pub/sub when
-``REDIS_URL`` is set, otherwise by polling. Heartbeat comments keep proxies from
-closing an idle stream; the stream ends after a terminal event.
+``REDIS_URL`` is set, otherwise by polling. Redis only wakes streams sooner, so
+when it is down at the start or goes away mid-stream the stream carries on by
+polling the database. Heartbeat comments keep proxies from closing an idle
+stream; the stream ends after a terminal event, and ``open_streams()`` counts
+the streams being served (a client that goes away must bring it down again).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import logging
 import time
 from collections.abc import AsyncIterator
 
@@ -20,9 +25,12 @@ from django.core import signing
 from .models import JobEvent
 from .progress import channel_name
 
+logger = logging.getLogger(__name__)
+
 TERMINAL_KINDS = frozenset({"done", "error", "cancelled"})
 HEARTBEAT_S = 15.0
 POLL_S = 0.25
+REDIS_TIMEOUT_S = 2.0
 TICKET_SALT = "redline.sse-ticket"
 TICKET_MAX_AGE_S = 300
 
@@ -50,18 +58,70 @@ def _events_after(job_id: int, after: int) -> list[JobEvent]:
     return list(JobEvent.objects.filter(job_id=job_id, seq__gt=after).order_by("seq")[:500])
 
 
-async def event_stream(job_id: int, *, after: int = 0) -> AsyncIterator[str]:
-    """Yield SSE frames for events after ``after`` until a terminal event."""
-    heartbeat_s = HEARTBEAT_S
-    pubsub = None
-    if settings.REDIS_URL:
+@sync_to_async
+def _ended_at(job_id: int, seq: int) -> bool:
+    """Whether event ``seq`` was the job's terminal one (a client resuming after the end)."""
+    return JobEvent.objects.filter(job_id=job_id, seq=seq, kind__in=TERMINAL_KINDS).exists()
+
+
+_open = 0
+
+
+def open_streams() -> int:
+    """How many streams this process is serving now."""
+    return _open
+
+
+class _Wakeup:
+    """Redis pub/sub for one job's channel, or nothing once Redis has failed (then: polling)."""
+
+    def __init__(self, job_id: int) -> None:
+        self.job_id = job_id
+        self.client = None
+        self.pubsub = None
+
+    async def open(self) -> None:
+        if not settings.REDIS_URL:
+            return
         from redis.asyncio import Redis
 
-        client = Redis.from_url(settings.REDIS_URL)
-        pubsub = client.pubsub()
-        await pubsub.subscribe(channel_name(job_id))
+        try:
+            self.client = Redis.from_url(settings.REDIS_URL, socket_connect_timeout=REDIS_TIMEOUT_S)
+            self.pubsub = self.client.pubsub()
+            await self.pubsub.subscribe(channel_name(self.job_id))
+        except Exception:
+            logger.warning("SSE for job %s: Redis unavailable, polling the database", self.job_id, exc_info=True)
+            await self.close()
+
+    async def wait(self, timeout: float) -> None:
+        """Until a wake-up message or ``timeout``; a short sleep when polling."""
+        if self.pubsub is None:
+            await asyncio.sleep(POLL_S)
+            return
+        try:
+            await self.pubsub.get_message(ignore_subscribe_messages=True, timeout=timeout)
+        except Exception:
+            logger.warning("SSE for job %s: Redis went away, polling the database", self.job_id, exc_info=True)
+            await self.close()
+
+    async def close(self) -> None:
+        pubsub, client, self.pubsub, self.client = self.pubsub, self.client, None, None
+        for resource in (pubsub, client):
+            if resource is not None:
+                with contextlib.suppress(Exception):
+                    await resource.aclose()
+
+
+async def event_stream(job_id: int, *, after: int = 0) -> AsyncIterator[str]:
+    """Yield SSE frames for events after ``after`` until a terminal event."""
+    global _open
+    _open += 1
+    wakeup = _Wakeup(job_id)
     last, beat = after, time.monotonic()
     try:
+        if after and await _ended_at(job_id, after):
+            return
+        await wakeup.open()
         yield "retry: 2000\n\n"
         while True:
             events = await _events_after(job_id, last)
@@ -72,14 +132,10 @@ async def event_stream(job_id: int, *, after: int = 0) -> AsyncIterator[str]:
                     return
             if events:
                 continue
-            if time.monotonic() - beat >= heartbeat_s:
+            if time.monotonic() - beat >= HEARTBEAT_S:
                 yield ": heartbeat\n\n"
                 beat = time.monotonic()
-            if pubsub is not None:
-                await pubsub.get_message(ignore_subscribe_messages=True, timeout=min(heartbeat_s, 5.0))
-            else:
-                await asyncio.sleep(POLL_S)
+            await wakeup.wait(min(HEARTBEAT_S, 5.0))
     finally:
-        if pubsub is not None:
-            await pubsub.aclose()
-            await client.aclose()
+        _open -= 1
+        await wakeup.close()

@@ -92,7 +92,16 @@ def run_job_task(job_id: int) -> None:
 
 
 @worker_ready.connect
-def requeue_queued_jobs(**_: object) -> None:
-    """On worker start, queue jobs whose dispatch was lost (broker down at commit time)."""
+def reap_stale_on_start(**_: object) -> None:
+    """A starting worker first ends the runs a dead predecessor left stalled."""
+    from .services.reaper import runs_reap_stale
+
+    runs_reap_stale()
+
+
+def requeue_queued_jobs() -> None:
+    """Queue jobs whose dispatch was lost (broker down at commit time); called by the worker on
+    every broker (re)connection (``redline.celery``). Re-sending a queued job is safe: ``job_run``
+    skips finished jobs."""
     for job_id in Job.objects.filter(status=JobStatus.QUEUED).values_list("pk", flat=True):
         run_job_task.delay(job_id)

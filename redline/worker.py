@@ -31,7 +31,9 @@ class InProcessWorker:
 
     def start(self) -> None:
         from .models import Job, JobStatus
+        from .services.reaper import runs_reap_stale
 
+        runs_reap_stale()  # what stalled long ago ends as an error; the rest resumes below
         self._thread.start()
         for job_id in Job.objects.filter(status__in=[JobStatus.QUEUED, JobStatus.RUNNING]).values_list("pk", flat=True):
             self.submit(job_id)

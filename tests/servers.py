@@ -80,10 +80,19 @@ class Postgres:
              "-A", "scram-sha-256", "-E", "UTF8", "--no-sync"],
             check=True, capture_output=True,
         )
+        self._launch()
+        subprocess.run(
+            [*_as_postgres_user(), _pg_bin("createdb"), "-h", "127.0.0.1", "-p", str(self.port), "-U", "redline",
+             "redline"], check=True, capture_output=True, env={**os.environ, "PGPASSWORD": "redline"},
+        )
+        return self
+
+    def _launch(self) -> None:
         self.proc = subprocess.Popen(
-            [*_as_postgres_user(), _pg_bin("postgres"), "-D", str(data), "-p", str(self.port), "-h", "127.0.0.1",
-             "-k", str(self.tmp), "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"],
-            stdout=subprocess.DEVNULL, stderr=open(self.tmp / "log", "wb"),  # noqa: SIM115
+            [*_as_postgres_user(), _pg_bin("postgres"), "-D", str(self.tmp / "data"), "-p", str(self.port),
+             "-h", "127.0.0.1", "-k", str(self.tmp),
+             "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"],
+            stdout=subprocess.DEVNULL, stderr=open(self.tmp / "log", "ab"),  # noqa: SIM115
         )
         _wait_port(self.port)
         for _ in range(100):  # accepting TCP is not yet accepting queries
@@ -92,19 +101,23 @@ class Postgres:
             if r.returncode == 0:
                 break
             time.sleep(0.1)
-        subprocess.run(
-            [*_as_postgres_user(), _pg_bin("createdb"), "-h", "127.0.0.1", "-p", str(self.port), "-U", "redline",
-             "redline"], check=True, capture_output=True, env={**os.environ, "PGPASSWORD": "redline"},
-        )
-        return self
 
-    def stop(self) -> None:
+    def _shutdown(self) -> None:
         if self.proc and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)  # fast shutdown
+            self.proc.send_signal(signal.SIGINT)  # fast shutdown: open connections are terminated
             try:
                 self.proc.wait(15)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
+
+    def restart(self, down_s: float = 0.0) -> None:
+        """Stop the server (every connection breaks), stay down ``down_s``, start it on the same data."""
+        self._shutdown()
+        time.sleep(down_s)
+        self._launch()
+
+    def stop(self) -> None:
+        self._shutdown()
         shutil.rmtree(self.tmp, ignore_errors=True)
 
 
@@ -118,6 +131,7 @@ class Redis:
         return f"redis://127.0.0.1:{self.port}/0"
 
     def start(self) -> Redis:
+        """Start (or start again, on the same port, empty: nothing is persisted)."""
         binary = shutil.which("redis-server")
         if not binary:
             raise ServiceMissing("redis-server not found: install the Debian package 'redis-server'")

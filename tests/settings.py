@@ -33,3 +33,5 @@ if TEST_BACKEND == "sqlite":
     DATABASES["default"]["TEST"] = {"NAME": os.path.join(_data_dir, "test.sqlite3")}
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # speed; production keeps the defaults
+# Every test client comes from 127.0.0.1: the auth-failure limit has its own tests (which lower it).
+REDLINE_AUTH_FAILURE_LIMIT = 10_000

@@ -36,6 +36,21 @@ def _document_out(document: Document) -> dict:
     }
 
 
+def _inlined(schema: dict[str, Any]) -> dict[str, Any]:
+    """A pydantic JSON schema with its ``$defs`` inlined: inside the OpenAPI document a
+    ``#/$defs/...`` reference would resolve against the document root, where nothing is."""
+    defs = schema.pop("$defs", {})
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, dict):
+            if set(node) == {"$ref"} and node["$ref"].startswith("#/$defs/"):
+                return walk(defs[node["$ref"].removeprefix("#/$defs/")])
+            return {k: walk(v) for k, v in node.items()}
+        return [walk(v) for v in node] if isinstance(node, list) else node
+
+    return walk(schema)
+
+
 UPLOAD_OPENAPI = {
     "requestBody": {
         "content": {
@@ -43,7 +58,7 @@ UPLOAD_OPENAPI = {
                 "schema": {"type": "object", "required": ["file"],
                            "properties": {"file": {"type": "string", "format": "binary"}, "title": {"type": "string"}}}
             },
-            "application/json": {"schema": ParagraphsIn.model_json_schema()},
+            "application/json": {"schema": _inlined(ParagraphsIn.model_json_schema())},
         }
     }
 }

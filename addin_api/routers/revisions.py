@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from django.http import HttpRequest
 from ninja import Router, Status
+from pydantic import WithJsonSchema
 
 from redline import selectors
 from redline.errors import ApplicationError, NotFound
@@ -28,6 +31,11 @@ def _version(request: HttpRequest, document_id: int, version_id: int | None) -> 
     return version
 
 
+# Parsed by _integer (codes INVALID_OFFSET/INVALID_LIMIT); the schema says what is accepted.
+Offset = Annotated[str, WithJsonSchema({"type": "integer", "minimum": 0, "default": 0})]
+Limit = Annotated[str, WithJsonSchema({"type": "integer", "minimum": 1, "maximum": 500, "default": 50})]
+
+
 def _integer(value: str, code: str, name: str) -> int:
     """Query integers are parsed here so a malformed one gets the same code as an out-of-range one."""
     try:
@@ -37,7 +45,7 @@ def _integer(value: str, code: str, name: str) -> int:
 
 
 @router.get("/{document_id}/revisions", response={200: RevisionsPageOut, 404: ErrorOut, 422: ErrorOut})
-def list_revisions(request: HttpRequest, document_id: int, offset: str = "0", limit: str = "50",
+def list_revisions(request: HttpRequest, document_id: int, offset: Offset = "0", limit: Limit = "50",
                    version_id: int | None = None) -> dict:
     """Paragraphs holding tracked changes or comments, in document order, with before/after text.
 

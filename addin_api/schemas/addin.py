@@ -2,11 +2,13 @@ from __future__ import annotations
 
 from ninja import Field, Schema
 
+from .common import Id
+
 
 class AppliedIn(Schema):
     """Suggestions (``pk`` from the suggestions list) whose patches the add-in inserted into the document."""
 
-    suggestions: list[int] = Field(min_length=1, max_length=2000)
+    suggestions: list[Id] = Field(min_length=1, max_length=2000)
 
 
 class AppliedOut(Schema):

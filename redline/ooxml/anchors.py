@@ -21,7 +21,7 @@ import re
 
 from lxml import etree
 
-from .oxml import qn
+from .oxml import decimal_number, qn
 
 ANCHOR_PREFIX = "_RL_"
 ANCHOR_RE = re.compile(r"^_RL_[0-9a-f]{12}$")
@@ -40,10 +40,14 @@ def is_anchor_name(name: str | None) -> bool:
 
 
 def anchor_of(p: etree._Element) -> str | None:
-    """The first anchor name inside paragraph ``p``, or None."""
+    """The first anchor name of paragraph ``p``, or None.
+
+    Paragraphs nested inside ``p`` (text boxes) own their bookmarks, as
+    :class:`Anchorer` sees them, so reading and anchoring agree.
+    """
     for start in p.iter(_START):
         name = start.get(_NAME)
-        if is_anchor_name(name):
+        if is_anchor_name(name) and next(start.iterancestors(_P), None) is p:
             return name
     return None
 
@@ -105,8 +109,9 @@ class Anchorer:
         max_id = -1
         for el in document_root.iter(_START, _END):
             bid = el.get(_ID, "")
-            if bid.isdigit():
-                max_id = max(max_id, int(bid))
+            number = decimal_number(bid)
+            if number is not None:
+                max_id = max(max_id, number)
             if el.tag == _END:
                 self._ends.setdefault(bid, []).append(el)
                 continue

@@ -12,7 +12,7 @@ import hashlib
 
 from lxml import etree
 
-from .oxml import NSMAP, qn
+from .oxml import NSMAP, decimal_number, qn
 from .package import Package
 
 DOC_ID_PROPERTY = "RedlineDocID"
@@ -53,7 +53,7 @@ def ensure_doc_id(pkg: Package, *, seed: bytes, value: str | None = None) -> str
     stale = _find_property(pkg)
     if stale is not None:  # present but empty: replace it in place
         root.remove(stale)
-    pids = [int(p.get("pid", "0")) for p in root.iterchildren(_PROPERTY) if p.get("pid", "").isdigit()]
+    pids = [n for p in root.iterchildren(_PROPERTY) if (n := decimal_number(p.get("pid"))) is not None]
     prop = etree.SubElement(root, _PROPERTY)
     prop.set("fmtid", USER_DEFINED_FMTID)
     prop.set("pid", str(max([1, *pids]) + 1))

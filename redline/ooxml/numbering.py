@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from .oxml import qn
+from .oxml import decimal_number, qn
 from .text import font_char
 
 _ABSTRACT = qn("w:abstractNum")
@@ -227,12 +227,22 @@ _ROMAN = ((1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "x
           (50, "l"), (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i"))
 
 
+# Letters and roman numerals grow with the value (n // 26 letters, n // 1000 "m"s), so a
+# hostile w:start could ask for a gigantic label; past Word's own 32767 ceiling for list
+# values, and for custom widths past an int32's ten digits, we fall back to plain decimal.
+_MAX_SPELLED = 32767
+_SPELLED = frozenset(("lowerLetter", "upperLetter", "lowerRoman", "upperRoman"))
+_MAX_WIDTH = 10
+
+
 def format_number(n: int, fmt: str) -> str:
     """Render ``n`` in an ``ST_NumberFormat`` (unknown formats fall back to decimal)."""
     if fmt == "none" or fmt == "bullet":
         return ""
     if n <= 0 and fmt not in ("decimal", "decimalZero"):
         return str(n) if n < 0 else "0"
+    if n > _MAX_SPELLED and fmt in _SPELLED:
+        return str(n)
     if fmt in ("lowerLetter", "upperLetter"):
         letter = chr(ord("a") + (n - 1) % 26) * ((n - 1) // 26 + 1)  # z, aa, bb… as Word does
         return letter if fmt == "lowerLetter" else letter.upper()
@@ -246,7 +256,7 @@ def format_number(n: int, fmt: str) -> str:
     if fmt == "decimalEnclosedParen":
         return f"({n})"
     if fmt.startswith("custom:"):  # w14 custom formats: "001, 002, 003, ..."
-        width = len(fmt.split(":", 1)[1].split(",")[0].strip())
+        width = min(len(fmt.split(":", 1)[1].split(",")[0].strip()), _MAX_WIDTH)
         return f"{n:0{width}d}"
     return str(n)
 
@@ -300,7 +310,4 @@ def _child_val(parent: etree._Element, tag: str) -> str | None:
 
 
 def _int(value: str | None) -> int | None:
-    try:
-        return int(value) if value is not None else None
-    except ValueError:
-        return None
+    return decimal_number(value)

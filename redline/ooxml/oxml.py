@@ -85,6 +85,26 @@ def serialize(element: etree._Element) -> bytes:
     return etree.tostring(element, xml_declaration=True, encoding="UTF-8", standalone=True)
 
 
+_INT32 = 2**31
+
+
+def decimal_number(value: str | None) -> int | None:
+    """An ``ST_DecimalNumber`` attribute as an int, or None when it is not one.
+
+    Untrusted numbers reach ``int()`` only through here: ``str.isdigit`` accepts
+    digits ``int`` refuses ("²"), and an unbounded value would let a tiny file
+    ask for a gigantic list counter. Word itself stores these as 32-bit integers.
+    """
+    if value is None:
+        return None
+    text = value.strip()
+    digits = text[1:] if text[:1] in ("+", "-") else text
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 10:
+        return None
+    number = int(text)
+    return number if -_INT32 <= number < _INT32 else None
+
+
 def w_attr(element: etree._Element, name: str) -> str | None:
     """Read a ``w:``-namespaced attribute (``w_attr(el, "val")``)."""
     return element.get(qn(f"w:{name}"))

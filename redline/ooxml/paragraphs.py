@@ -23,7 +23,7 @@ from lxml import etree
 from .anchors import Anchorer, anchor_of
 from .docprops import ensure_doc_id, get_doc_id
 from .numbering import ListCounter, Numbering
-from .oxml import qn
+from .oxml import decimal_number, qn
 from .package import DEFAULT_LIMITS, Limits, Package
 from .styles import StyleInfo, Styles, outline_heading_level
 from .text import has_revisions, paragraph_text
@@ -260,7 +260,7 @@ class _Reader:
         """
         numpr = ppr.find(_NUM_PR) if ppr is not None else None
         num_id = _val(numpr, _NUM_ID) if numpr is not None else None
-        ilvl_text = _val(numpr, _ILVL) if numpr is not None else None
+        direct_ilvl = decimal_number(_val(numpr, _ILVL)) if numpr is not None else None
         from_style = num_id is None
         if from_style:
             num_id = style.num_id
@@ -268,8 +268,8 @@ class _Reader:
             return None, None
         if vanishes:
             return None, None
-        if ilvl_text is not None and ilvl_text.isdigit():
-            ilvl = int(ilvl_text)
+        if direct_ilvl is not None and direct_ilvl >= 0:
+            ilvl = direct_ilvl
         elif from_style and style.num_level is not None:
             ilvl = style.num_level
         else:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from .oxml import qn
+from .oxml import decimal_number, qn
 
 _STYLE = qn("w:style")
 _TYPE = qn("w:type")
@@ -66,10 +66,10 @@ def outline_heading_level(ppr: etree._Element | None) -> int | None:
     el = ppr.find(_OUTLINE)
     if el is None:
         return None
-    val = el.get(_VAL, "")
-    if not val.isdigit() or int(val) >= BODY_TEXT_OUTLINE:
+    level = decimal_number(el.get(_VAL))
+    if level is None or level < 0 or level >= BODY_TEXT_OUTLINE:
         return 0
-    return int(val) + 1
+    return level + 1
 
 
 class Styles:
@@ -136,8 +136,8 @@ class Styles:
             if not numbering_known and numpr is not None:
                 numbering_known = True
                 num_id = _val(numpr, _NUM_ID)
-                level = _val(numpr, _ILVL)
-                num_level = int(level) if level is not None and level.isdigit() else None
+                level = decimal_number(_val(numpr, _ILVL))
+                num_level = level if level is not None and level >= 0 else None
         if num_id == "0":  # numId 0 switches numbering off
             num_id = num_level = None
         return StyleInfo(sid, ui_name(raw_name) if raw_name else sid, heading, num_id, num_level)

@@ -17,6 +17,7 @@ from django.utils.text import slugify
 from .. import selectors
 from ..errors import ApplicationError, NotFound
 from ..models import ApiKey, Membership, Role, Workspace
+from .audit import audit_record
 
 KEY_PREFIX = "rl"
 _LAST_USED_RESOLUTION = timedelta(minutes=1)
@@ -50,11 +51,14 @@ def user_create(*, username: str, password: str, email: str = "") -> AbstractBas
 
 
 @transaction.atomic
-def api_key_issue(*, membership: Membership, name: str = "default") -> IssuedKey:
-    """Create a key ``rl_<prefix>_<secret>``; the prefix is visible later, the secret never again."""
+def api_key_issue(*, membership: Membership, name: str = "default", actor: AbstractBaseUser | None = None) -> IssuedKey:
+    """Create a key ``rl_<prefix>_<secret>``; the prefix is visible later, the secret never again.
+    ``actor`` is who issued it (default: the key's own user)."""
     prefix = secrets.token_hex(6)
     secret = f"{KEY_PREFIX}_{prefix}_{secrets.token_urlsafe(32)}"
     key = ApiKey.objects.create(membership=membership, name=name, prefix=prefix, hashed_key=_hash(secret))
+    audit_record(workspace=membership.workspace, actor=actor or membership.user, action="api_key.issue",
+                 target=f"api_key:{key.pk}", detail={"name": name, "prefix": prefix, "for": membership.user.get_username()})
     return IssuedKey(api_key=key, secret=secret)
 
 
@@ -73,11 +77,14 @@ def api_key_authenticate(*, secret: str) -> ApiKey | None:
     return key
 
 
-def api_key_revoke(*, workspace: Workspace, key_id: int) -> ApiKey:
+def api_key_revoke(*, workspace: Workspace, key_id: int, actor: AbstractBaseUser | None = None) -> ApiKey:
+    """Revoke a key of the workspace (effective on its next request); ``actor`` is who revoked it."""
     key = ApiKey.objects.filter(pk=key_id, membership__workspace=workspace).first()
     if key is None:
         raise NotFound("API key", key_id)
     if key.revoked_at is None:
         key.revoked_at = timezone.now()
         key.save(update_fields=["revoked_at"])
+        audit_record(workspace=workspace, actor=actor, action="api_key.revoke", target=f"api_key:{key.pk}",
+                     detail={"name": key.name, "prefix": key.prefix})
     return key

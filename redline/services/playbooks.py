@@ -20,6 +20,7 @@ from ..analysis.playbook import FORMAT, PlaybookError, default_playbook, load_pl
 from ..analysis.playbook import Playbook as PlaybookSpec
 from ..errors import ApplicationError
 from ..models import Playbook, PlaybookVersion, Rule, Workspace
+from .audit import audit_record
 
 
 def _spec_error(exc: PlaybookError) -> ApplicationError:
@@ -68,6 +69,8 @@ def playbook_version_create(
         for i, r in enumerate(spec.rules)
     )
     Playbook.objects.filter(pk=playbook.pk).update(contract_type=spec.contract_type, description=spec.description)
+    audit_record(workspace=workspace, actor=created_by, action="playbook.version_create",
+                 target=f"playbook:{playbook.pk} v{number}", detail={"name": spec.name, "note": note[:300]})
     return version
 
 

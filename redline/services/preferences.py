@@ -8,6 +8,7 @@ from django.db.models import Max
 
 from ..errors import ApplicationError, NotFound
 from ..models import PreferencesVersion, Workspace
+from .audit import audit_record
 
 MAX_CHARS = 50_000
 
@@ -33,9 +34,12 @@ def preferences_save(
     if current is not None and current.text == text:
         return current
     number = (PreferencesVersion.objects.filter(workspace=workspace).aggregate(m=Max("number"))["m"] or 0) + 1
-    return PreferencesVersion.objects.create(
+    version = PreferencesVersion.objects.create(
         workspace=workspace, number=number, text=text, author_kind=author_kind, author=author, reason=reason[:300]
     )
+    audit_record(workspace=workspace, actor=author, action="preferences.save", target=f"preferences v{number}",
+                 detail={"author_kind": author_kind, "reason": reason[:300], "chars": len(text)})
+    return version
 
 
 def preferences_restore(*, workspace: Workspace, number: int, author: AbstractBaseUser | None) -> PreferencesVersion:
@@ -43,5 +47,8 @@ def preferences_restore(*, workspace: Workspace, number: int, author: AbstractBa
     old = PreferencesVersion.objects.filter(workspace=workspace, number=number).first()
     if old is None:
         raise NotFound("Preferences version", number)
-    return preferences_save(workspace=workspace, text=old.text, author_kind=PreferencesVersion.Author.USER,
-                            author=author, reason=f"restore version {number}")
+    version = preferences_save(workspace=workspace, text=old.text, author_kind=PreferencesVersion.Author.USER,
+                               author=author, reason=f"restore version {number}")
+    audit_record(workspace=workspace, actor=author, action="preferences.restore", target=f"preferences v{number}",
+                 detail={"current": version.number})
+    return version

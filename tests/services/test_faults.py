@@ -1,0 +1,275 @@
+"""Fault injection with real processes: Redis stopped and started again, PostgreSQL restarted in
+the middle of a run, and a model server answering with storms of 429s and 500s.
+
+Each test starts what it breaks (its own Redis, Celery workers, the chat server);
+PostgreSQL is the suite's own server, restarted in place.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+
+import httpx
+import pytest
+from django.conf import settings as django_settings
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
+
+from redline import streams
+from redline.celery import app as celery_app
+from redline.models import AnalysisRun, Job, JobEvent, JobStatus, RunStatus
+from redline.progress import event_emit
+from redline.services.playbooks import playbook_default_install
+from tests import settings as test_settings
+from tests.ooxml.conftest import make_contract
+from tests.servers import CeleryWorker, Redis
+from tests.support.asgi_server import asgi_server
+from tests.support.chat_server import ChatServer, Reply, completion, error, findings
+
+from .conftest import wait_for
+
+pytestmark = pytest.mark.usefixtures("require_postgres")
+
+PROVIDER_KEY = "sk-secret-redline-fault-test-7f3a9c1e5b"
+
+
+def worker_env(redis_url: str, **extra: str) -> dict[str, str]:
+    db = connection.settings_dict
+    return {
+        "DJANGO_SETTINGS_MODULE": "redline.settings",
+        "DATABASE_URL": f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        "CELERY_BROKER_URL": redis_url, "REDIS_URL": redis_url,
+        "REDLINE_DATA_DIR": str(django_settings.DATA_DIR), "SECRET_KEY": django_settings.SECRET_KEY,
+        **extra,
+    }
+
+
+@pytest.fixture
+def scale_out(settings):
+    """This process configured as a scale-out web server on its own Redis (which tests may stop)."""
+    redis = Redis().start()
+    settings.REDIS_URL = settings.CELERY_BROKER_URL = redis.url
+    settings.CACHES = {"default": {"BACKEND": "redline.cache_backend.TolerantRedisCache", "LOCATION": redis.url,
+                                   "OPTIONS": {"socket_connect_timeout": 1.0, "socket_timeout": 2.0}}}
+    previous = celery_app.conf.broker_url
+    _dispatch_to(redis.url)
+    yield redis
+    _dispatch_to(previous)
+    redis.stop()
+
+
+def _dispatch_to(broker_url: str) -> None:
+    """Point this process's Celery producer at ``broker_url``: a changed setting alone leaves the
+    app's pools on the broker earlier tests used. (Not closed: kombu shares them with other tests.)"""
+    celery_app.conf.broker_url = broker_url
+    celery_app._pool = None
+    celery_app.amqp._producer_pool = None
+
+
+def upload(member, data: bytes, name: str = "c.docx") -> dict:
+    resp = member.api().post("/api/documents", {"file": SimpleUploadedFile(name, data)})
+    assert resp.status_code in (200, 201), resp.content
+    return resp.json()
+
+
+def job_status(job_id: int) -> str:
+    return Job.objects.get(pk=job_id).status
+
+
+def health(member) -> tuple[int, dict]:
+    resp = member.api().get("/api/health")
+    return resp.status_code, resp.json()
+
+
+# -- Redis -------------------------------------------------------------------------------------
+
+
+def test_redis_outage_api_serves_sse_polls_health_reports_and_everything_resumes(alice, scale_out, tmp_path):
+    playbook_default_install(workspace=alice.workspace)
+    worker = CeleryWorker(worker_env(scale_out.url)).start()
+    try:
+        first = upload(alice, make_contract(tmp_path / "a.docx", 1).read_bytes(), "a.docx")
+        assert wait_for(lambda: job_status(first["job_id"]) == JobStatus.SUCCEEDED, 60)
+        doc_id = first["document"]["id"]
+        run = alice.api().post(f"/api/documents/{doc_id}/runs", {}, content_type="application/json").json()
+        assert wait_for(lambda: AnalysisRun.objects.get(pk=run["id"]).status == RunStatus.DONE, 60)
+        assert health(alice)[0] == 200
+
+        job = Job.objects.create(workspace=alice.workspace, kind="document.ingest", params={})
+        event_emit(job=job, kind="started", data={})
+        with asgi_server() as server:
+            frames: list[dict] = []
+            reader = threading.Thread(target=_read_stream, args=(server, alice.key, job.pk, frames))
+            reader.start()
+            assert wait_for(lambda: len(frames) == 1, 10)  # "started", waiting on pub/sub
+
+            scale_out.stop()  # -- Redis goes away mid-stream
+            event_emit(job=job, kind="progress", data={"stage": "read"})
+            assert wait_for(lambda: len(frames) == 2, 10), "the stream did not fall back to polling"
+
+            # The API keeps serving: reads, cached reads, uploads (the job waits for the broker).
+            assert alice.api().get("/api/documents").status_code == 200
+            assert alice.api().get(f"/api/runs/{run['id']}/suggestions").status_code == 200
+            assert alice.api().get(f"/api/documents/{doc_id}/revisions").status_code == 200
+            ask = alice.api().post(f"/api/documents/{doc_id}/ask", {"question": "How long is the term?"},
+                                   content_type="application/json")
+            assert ask.status_code == 200, ask.content
+            during = upload(alice, make_contract(tmp_path / "b.docx", 1, "--seed", "7").read_bytes(), "b.docx")
+            assert job_status(during["job_id"]) == JobStatus.QUEUED
+            status, body = health(alice)
+            assert status == 503 and body["cache"]["status"] == "down" and body["worker"]["status"] == "down"
+
+            # A stream opened while Redis is down polls from the start.
+            late: list[dict] = []
+            late_reader = threading.Thread(target=_read_stream, args=(server, alice.key, job.pk, late))
+            late_reader.start()
+            assert wait_for(lambda: len(late) == 2, 10)
+            event_emit(job=job, kind="done", data={})
+            reader.join(10)
+            late_reader.join(10)
+            assert [f["event"] for f in frames] == [f["event"] for f in late] == ["started", "progress", "done"]
+            assert wait_for(lambda: streams.open_streams() == 0, 5)
+
+            scale_out.start()  # -- Redis is back (empty: it persists nothing)
+            assert wait_for(lambda: health(alice)[0] == 200, 90), health(alice)
+            assert wait_for(lambda: job_status(during["job_id"]) == JobStatus.SUCCEEDED, 90), \
+                "the job uploaded during the outage was never run"
+            _assert_pubsub_wakes_streams(server, alice)
+    finally:
+        worker.stop()
+
+
+def _read_stream(server: str, key: str, job_id: int, frames: list[dict]) -> None:
+    with httpx.stream("GET", f"{server}/api/jobs/{job_id}/events", headers={"Authorization": f"Bearer {key}"},
+                      timeout=30) as resp:
+        current: dict[str, str] = {}
+        for line in resp.iter_lines():
+            if line == "":
+                if "id" in current:
+                    frames.append(current)
+                current = {}
+            elif not line.startswith(":"):
+                field, _, value = line.partition(":")
+                current[field] = value.lstrip(" ")
+
+
+def _assert_pubsub_wakes_streams(server: str, member) -> None:
+    """With Redis back, a new stream is woken by pub/sub again, not by polling."""
+    slow_polling, streams.POLL_S = streams.POLL_S, 30.0
+    try:
+        job = Job.objects.create(workspace=member.workspace, kind="document.ingest", params={})
+        event_emit(job=job, kind="started", data={})
+        frames: list[dict] = []
+        reader = threading.Thread(target=_read_stream, args=(server, member.key, job.pk, frames))
+        reader.start()
+        assert wait_for(lambda: len(frames) == 1, 10)
+        time.sleep(0.5)  # subscribed
+        event_emit(job=job, kind="done", data={})
+        reader.join(10)
+        assert [f["event"] for f in frames] == ["started", "done"]
+    finally:
+        streams.POLL_S = slow_polling
+
+
+# -- PostgreSQL -----------------------------------------------------------------------------------
+
+
+def _finds_one_thing(body: dict) -> Reply:
+    first = re.search(r"^\[1\][^\n]*\n([^\n]+)", body["messages"][-1]["content"], re.MULTILINE)
+    items = [{"paragraph": 1, "kind": "comment", "quote": first.group(1)[:40], "comment": "Check this."}]
+    return completion(findings(*items) if first else findings(), delay=0.2)
+
+
+def test_postgres_restart_during_a_run_recovers_or_errors_never_stays_running(alice, use_celery, settings, tmp_path):
+    settings.OPENAI_API_KEY = PROVIDER_KEY
+    playbook_default_install(workspace=alice.workspace)
+    doc = upload(alice, make_contract(tmp_path / "c.docx", 2).read_bytes())
+    with ChatServer(_finds_one_thing) as chat:
+        worker = CeleryWorker(worker_env(use_celery, OPENAI_API_KEY=PROVIDER_KEY, OPENAI_BASE_URL=chat.url,
+                                         REDLINE_OPENAI_CONCURRENCY="2")).start()
+        try:
+            run_id = alice.api().post(f"/api/documents/{doc['document']['id']}/runs", {"provider": "openai"},
+                                      content_type="application/json").json()["id"]
+            job_id = AnalysisRun.objects.get(pk=run_id).job_id
+            assert wait_for(lambda: JobEvent.objects.filter(job_id=job_id, data__stage="analyze").exists(), 60), \
+                worker.log.read_text()[-3000:]
+
+            test_settings._pg.restart(down_s=3)  # every connection, the worker's included, breaks
+            connection.close()  # this process reconnects on its next query
+
+            def finished() -> bool:
+                return AnalysisRun.objects.get(pk=run_id).status in (RunStatus.DONE, RunStatus.ERROR)
+
+            assert wait_for(finished, 180), worker.log.read_text()[-3000:]
+        finally:
+            worker.stop()
+    run = AnalysisRun.objects.get(pk=run_id)
+    if run.status == RunStatus.ERROR:
+        assert run.error_message and run.job.status == JobStatus.FAILED
+    else:
+        assert run.job.status == JobStatus.SUCCEEDED and run.job.attempts >= 2
+        sids = list(run.suggestions.values_list("sid", flat=True))
+        assert len(sids) == len(set(sids)) == run.stats["suggestions"]
+    assert run.finished_at is not None
+
+
+# -- provider storms ------------------------------------------------------------------------------
+
+
+def test_provider_429_and_500_storms_back_off_and_end_cleanly_without_leaking_the_key(alice, use_celery, settings,
+                                                                                       tmp_path, caplog):
+    settings.OPENAI_API_KEY = PROVIDER_KEY
+    playbook_default_install(workspace=alice.workspace)
+    passing = upload(alice, make_contract(tmp_path / "p.docx", 1).read_bytes(), "p.docx")
+    failing = upload(alice, make_contract(tmp_path / "f.docx", 1, "--seed", "3").read_bytes(), "f.docx")
+    storm = {"on": False}
+    seen: dict[str, int] = {}
+    lock = threading.Lock()
+
+    def model(body: dict) -> Reply:
+        with lock:
+            text = body["messages"][-1]["content"]
+            seen[text] = attempt = seen.get(text, 0) + 1
+        if storm["on"]:  # a storm that never ends: every attempt of every call fails
+            return error(503, "overloaded") if attempt % 2 else error(429, "slow down", {"retry-after-ms": "20"})
+        if attempt == 1:  # a storm that passes: each call is rate limited, then fails, then is answered
+            return error(429, "slow down", {"retry-after-ms": "20"})
+        if attempt == 2:
+            return error(500, "boom")
+        return _finds_one_thing(body)
+
+    max_retries = 3
+    with ChatServer(model) as chat:
+        worker = CeleryWorker(worker_env(use_celery, OPENAI_API_KEY=PROVIDER_KEY, OPENAI_BASE_URL=chat.url,
+                                         REDLINE_OPENAI_MAX_RETRIES=str(max_retries))).start()
+        try:
+            responses = []
+            for doc, storming in ((passing, False), (failing, True)):
+                storm["on"] = storming
+                resp = alice.api().post(f"/api/documents/{doc['document']['id']}/runs", {"provider": "openai"},
+                                        content_type="application/json")
+                responses.append(resp)
+                run_id = resp.json()["id"]
+                assert wait_for(lambda: AnalysisRun.objects.get(pk=run_id).status in (RunStatus.DONE, RunStatus.ERROR),
+                                180), worker.log.read_text()[-3000:]
+                responses.append(alice.api().get(f"/api/runs/{run_id}"))
+                responses.append(alice.api().get(f"/api/runs/{run_id}/suggestions"))
+                responses.append(alice.api().get(f"/api/jobs/{AnalysisRun.objects.get(pk=run_id).job_id}/events.json"))
+        finally:
+            worker.stop()
+        # The key goes to the model server, and only there.
+        assert all(r.headers.get("authorization") == f"Bearer {PROVIDER_KEY}" for r in chat.requests)
+
+    calm, stormy = (AnalysisRun.objects.get(pk=r.json()["id"]) for r in responses[0::4])
+    assert calm.status == RunStatus.DONE, calm.error_message
+    assert calm.stats["suggestions"] > 0
+    assert stormy.status == RunStatus.ERROR and stormy.error_message
+    assert max(seen.values()) <= max_retries + 1, "retries are bounded per call"
+    # The provider key never leaves the server: not in API answers, stored events, or any log.
+    leaked = [r.content for r in responses if PROVIDER_KEY.encode() in r.content]
+    assert not leaked
+    assert PROVIDER_KEY not in worker.log.read_text()
+    assert PROVIDER_KEY not in caplog.text
+    assert not JobEvent.objects.filter(data__icontains=PROVIDER_KEY).exists()
