@@ -21,7 +21,10 @@ from redline.learning.feedback import (
 )
 from redline.learning.outcomes import Status, detect_outcomes
 
-SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"
+_SHARED_SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"
+# The shared seed wins when checked out beside the repository; a copy travels with the tests for CI.
+SEEDS = _SHARED_SEEDS if (_SHARED_SEEDS / "validator-feedback-agents-plan.md").exists() else (
+    Path(__file__).resolve().parents[1] / "support" / "seeds")
 
 # The seed's FeedbackProcessor.TAG_MAPPING (validator-feedback-agents-plan.md, Phase 5).
 SEED_TAGS = [
@@ -45,7 +48,6 @@ def test_the_reasons_are_exactly_the_seeds():
         feedback_tags("too_slow")
 
 
-@pytest.mark.skipif(not (SEEDS / "validator-feedback-agents-plan.md").exists(), reason="seed plans not checked out")
 def test_the_table_is_the_one_in_the_seed_file():
     seed = (SEEDS / "validator-feedback-agents-plan.md").read_text(encoding="utf-8")
     literal = re.search(r"TAG_MAPPING = (\{.*?\n    \})", seed, re.S).group(1)
