@@ -58,8 +58,6 @@ def _publish(job_id: int, event: JobEvent) -> None:
     try:
         from redis import Redis
 
-        # The whole event: a listener that is caught up sends it on without reading the database.
-        message = json.dumps({"seq": event.seq, "kind": event.kind, "data": event.data}, separators=(",", ":"))
-        Redis.from_url(settings.REDIS_URL).publish(channel_name(job_id), message)
+        Redis.from_url(settings.REDIS_URL).publish(channel_name(job_id), json.dumps({"seq": event.seq}))
     except Exception:  # Redis down must not fail the job: the event is already stored.
         logger.warning("progress publish failed for job %s", job_id, exc_info=True)

@@ -18,7 +18,7 @@ from ..auth import ApiKeyAuth
 from ..schemas.common import ErrorOut
 from ..schemas.jobs import TicketOut
 from ..schemas.runs import RunIn, RunOut, SuggestionOut
-from ..sse import SSE_OPENAPI, TicketAuth, releasing_connection, stream_response
+from ..sse import SSE_OPENAPI, TicketAuth, stream_response
 
 router = Router(tags=["runs"])
 document_runs = Router(tags=["runs"])
@@ -99,7 +99,6 @@ def issue_run_ticket(request: HttpRequest, run_id: int) -> dict:
             "expires_in": TICKET_MAX_AGE_S}
 
 
-@releasing_connection
 def _run_job_for_stream(request: HttpRequest, run_id: int) -> int:
     run = selectors.run_get(workspace=request.auth.workspace, run_id=run_id)
     ticket_job = getattr(request, "ticket_job_id", None)
