@@ -118,3 +118,14 @@ def suggestion_get(*, workspace: Workspace, suggestion_pk: int) -> Suggestion:
     if suggestion is None:
         raise NotFound("Suggestion", suggestion_pk)
     return suggestion
+
+
+def document_version_of(*, workspace: Workspace, document_id: int, version_id: int | None = None) -> DocumentVersion:
+    """The requested version of one of the workspace's documents (default: its latest); 404 otherwise."""
+    document = document_get(workspace=workspace, document_id=document_id)
+    if version_id is None:
+        return document_version_latest(document=document)
+    version = document_version_get(workspace=workspace, version_id=version_id)
+    if version.document_id != document.pk:
+        raise NotFound("Document version", version_id)
+    return version

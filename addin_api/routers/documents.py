@@ -9,7 +9,7 @@ from ninja.files import UploadedFile
 from pydantic import ValidationError as PydanticValidationError
 
 from redline import selectors
-from redline.errors import ApplicationError, NotFound
+from redline.errors import ApplicationError
 from redline.models import Document, DocumentVersion
 from redline.services.documents import document_version_create, document_version_from_paragraphs
 from redline.services.files import document_version_read, docx_read
@@ -136,12 +136,6 @@ def feedback_export(request: HttpRequest, document_id: int) -> dict:
 @router.post("/{document_id}/ask", response={200: AskOut, 404: ErrorOut, 422: ErrorOut})
 def ask_contract(request: HttpRequest, document_id: int, body: AskIn) -> dict:
     """Ask the contract: an extractive answer with citations (anchors + verbatim quotes)."""
-    workspace = request.auth.workspace
-    document = selectors.document_get(workspace=workspace, document_id=document_id)
-    if body.version_id is not None:
-        version = selectors.document_version_get(workspace=workspace, version_id=body.version_id)
-        if version.document_id != document.pk:
-            raise NotFound("Document version", body.version_id)
-    else:
-        version = selectors.document_version_latest(document=document)
+    version = selectors.document_version_of(workspace=request.auth.workspace, document_id=document_id,
+                                            version_id=body.version_id)
     return contract_ask(version=version, question=body.question)

@@ -9,26 +9,13 @@ from ninja import Router, Status
 from pydantic import WithJsonSchema
 
 from redline import selectors
-from redline.errors import ApplicationError, NotFound
-from redline.models import DocumentVersion
+from redline.errors import ApplicationError
 from redline.services.revisions import Action, revisions_apply, revisions_page
 
 from ..schemas.common import ErrorOut
 from ..schemas.revisions import ResolveIn, ResolveOut, RevisionsPageOut
 
 router = Router(tags=["revisions"])
-
-
-def _version(request: HttpRequest, document_id: int, version_id: int | None) -> DocumentVersion:
-    """The requested version of a document of the caller's workspace (default: its latest)."""
-    workspace = request.auth.workspace
-    document = selectors.document_get(workspace=workspace, document_id=document_id)
-    if version_id is None:
-        return selectors.document_version_latest(document=document)
-    version = selectors.document_version_get(workspace=workspace, version_id=version_id)
-    if version.document_id != document.pk:
-        raise NotFound("Document version", version_id)
-    return version
 
 
 # Parsed by _integer (codes INVALID_OFFSET/INVALID_LIMIT); the schema says what is accepted.
@@ -51,7 +38,8 @@ def list_revisions(request: HttpRequest, document_id: int, offset: Offset = "0",
 
     ``offset`` is 0-based; ``limit`` 1–500 (``INVALID_OFFSET``/``INVALID_LIMIT`` otherwise).
     """
-    version = _version(request, document_id, version_id)
+    version = selectors.document_version_of(workspace=request.auth.workspace, document_id=document_id,
+                                            version_id=version_id)
     page = revisions_page(version=version, offset=_integer(offset, "INVALID_OFFSET", "offset"),
                           limit=_integer(limit, "INVALID_LIMIT", "limit"))
     return {"version_id": version.pk, **page}
@@ -59,7 +47,8 @@ def list_revisions(request: HttpRequest, document_id: int, offset: Offset = "0",
 
 def _resolve(request: HttpRequest, document_id: int, body: ResolveIn | None, action: Action) -> Status:
     body = body or ResolveIn()
-    version = _version(request, document_id, body.version_id)
+    version = selectors.document_version_of(workspace=request.auth.workspace, document_id=document_id,
+                                            version_id=body.version_id)
     new = revisions_apply(version=version, action=action, authors=body.authors, revision_ids=body.revision_ids,
                           anchors=body.anchors, uploaded_by=request.auth.user)
     return Status(201, {"source_version_id": version.pk, "version": new,

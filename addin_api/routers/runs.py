@@ -45,13 +45,7 @@ def _suggestion_out(s: Suggestion) -> dict:
 def create_run(request: HttpRequest, document_id: int, body: RunIn) -> Status:
     """Review a document version with a playbook. Idempotent: the same request returns the same run (200)."""
     workspace = request.auth.workspace
-    document = selectors.document_get(workspace=workspace, document_id=document_id)
-    if body.version_id is not None:
-        version = selectors.document_version_get(workspace=workspace, version_id=body.version_id)
-        if version.document_id != document.pk:
-            raise NotFound("Document version", body.version_id)
-    else:
-        version = selectors.document_version_latest(document=document)
+    version = selectors.document_version_of(workspace=workspace, document_id=document_id, version_id=body.version_id)
     run, created = run_request(
         version=version,
         playbook_version=selectors.playbook_version_for(workspace=workspace, playbook_id=body.playbook_id),
