@@ -121,7 +121,8 @@ def signin(request: HttpRequest) -> HttpResponse:
         if not (confirming and form.is_valid()):
             return _dialog(request, "signin.html", workspace_form=form)
         membership = form.membership()
-    issued = api_key_issue(membership=membership, name=f"Word add-in {timezone.now():%Y-%m-%d %H:%M}")
+    issued = api_key_issue(membership=membership, name=f"Word add-in {timezone.now():%Y-%m-%d %H:%M}",
+                           actor=request.user)
     payload = {"type": "redline:signed-in", "key": issued.secret, "user": membership.user.get_username(),
                "workspace": membership.workspace.name}
     return _dialog(request, "signin_done.html", payload=payload)
@@ -152,5 +153,5 @@ def signout(request: HttpRequest) -> HttpResponse:
     key = _bearer_key(request)
     if key is None:
         return _unauthorized()
-    api_key_revoke(workspace=key.membership.workspace, key_id=key.pk)
+    api_key_revoke(workspace=key.membership.workspace, key_id=key.pk, actor=key.membership.user)
     return _no_store(HttpResponse("", status=204))

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
+from typing import TypeVar
+
+from django.db import connection
 from django.http import HttpRequest, StreamingHttpResponse
 from ninja.security import APIKeyQuery
 
@@ -47,6 +52,26 @@ class TicketAuth(APIKeyQuery):
         return membership
 
 
+T = TypeVar("T")
+
+
+def releasing_connection(lookup: Callable[..., T]) -> Callable[..., T]:
+    """For the lookups before a stream starts. Django runs each request's sync code on a thread of
+    its own, whose database connection would otherwise stay open for the stream's whole life: with
+    hundreds of streams, more than the database allows. Closed here, a waiting stream holds no
+    connection (its reads open and close their own, see ``redline.streams``)."""
+
+    @wraps(lookup)
+    def wrapper(*args: object, **kwargs: object) -> T:
+        try:
+            return lookup(*args, **kwargs)
+        finally:
+            if not connection.in_atomic_block:  # (inside a test's transaction it must stay open)
+                connection.close()
+
+    return wrapper
+
+
 def last_event_id(request: HttpRequest) -> int:
     raw = request.headers.get("Last-Event-ID", "") or request.GET.get("last_event_id", "")
     return int(raw) if raw.isdigit() else 0
@@ -60,6 +85,7 @@ def stream_response(request: HttpRequest, job_id: int) -> StreamingHttpResponse:
     return response
 
 
+@releasing_connection
 def job_for_stream(request: HttpRequest, job_id: int) -> Job:
     """The job, scoped to the caller's workspace; a ticket only opens the job it was issued for."""
     ticket_job = getattr(request, "ticket_job_id", None)

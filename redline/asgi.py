@@ -2,17 +2,20 @@
 
 import os
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "redline.settings")
+django.setup(set_prefix=False)
 
-application = get_asgi_application()
+from redline.asgi_handler import OneHopASGIHandler  # noqa: E402  (needs configured settings)
+
+application = OneHopASGIHandler()
 
 from redline.bodylimit import BodyLimitASGI  # noqa: E402  (needs configured settings)
 
 application = BodyLimitASGI(application)  # oversize bodies are refused before they are received
 
-from django.conf import settings  # noqa: E402  (settings are configured by get_asgi_application)
+from django.conf import settings  # noqa: E402
 
 if not settings.CELERY_BROKER_URL:
     # Embedded mode: start the worker with the server so queued jobs resume at once.

@@ -17,6 +17,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 
 from .models import Job, JobEvent
+from .redis_client import redis_for
 
 logger = logging.getLogger(__name__)
 
@@ -56,8 +57,8 @@ def _publish(job_id: int, event: JobEvent) -> None:
     if not settings.REDIS_URL:
         return
     try:
-        from redis import Redis
-
-        Redis.from_url(settings.REDIS_URL).publish(channel_name(job_id), json.dumps({"seq": event.seq}))
+        # The whole event: a listener that is caught up sends it on without reading the database.
+        message = json.dumps({"seq": event.seq, "kind": event.kind, "data": event.data}, separators=(",", ":"))
+        redis_for(settings.REDIS_URL).publish(channel_name(job_id), message)
     except Exception:  # Redis down must not fail the job: the event is already stored.
         logger.warning("progress publish failed for job %s", job_id, exc_info=True)

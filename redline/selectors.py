@@ -87,6 +87,14 @@ def run_get(*, workspace: Workspace, run_id: int) -> AnalysisRun:
     return run
 
 
+def run_state_get(*, workspace: Workspace, run_id: int) -> AnalysisRun:
+    """The run's id and status only: for the hot polling paths, which need nothing else of it."""
+    run = AnalysisRun.objects.only("pk", "status").filter(workspace=workspace, pk=run_id).first()
+    if run is None:
+        raise NotFound("Run", run_id)
+    return run
+
+
 def run_last_progress(*, run: AnalysisRun) -> dict | None:
     """The latest ``progress`` event's data, for polling clients."""
     if run.job_id is None:
@@ -114,7 +122,7 @@ def playbook_version_for(*, workspace: Workspace, playbook_id: int | None) -> Pl
 
 
 def suggestion_get(*, workspace: Workspace, suggestion_pk: int) -> Suggestion:
-    suggestion = Suggestion.objects.select_related("run").filter(run__workspace=workspace, pk=suggestion_pk).first()
+    suggestion = Suggestion.objects.filter(run__workspace=workspace, pk=suggestion_pk).first()
     if suggestion is None:
         raise NotFound("Suggestion", suggestion_pk)
     return suggestion

@@ -93,6 +93,17 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {"timeout": 20, "transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL;"}
     )
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A connection pool per process: under ASGI every request runs on a thread of its own, so
+    # without one each request pays for a new PostgreSQL connection (its latency, and a backend
+    # process each). Pooled connections are checked before use, so a restarted database costs
+    # no request an error. REDLINE_DB_POOL_MAX=0 turns the pool off (e.g. behind PgBouncer).
+    _pool_max = env.int("REDLINE_DB_POOL_MAX", default=20)
+    if _pool_max:
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": 1, "max_size": _pool_max, "timeout": env.float("REDLINE_DB_POOL_TIMEOUT", default=10.0),
+        }
+        DATABASES["default"]["CONN_HEALTH_CHECKS"] = True  # with a pool: ConnectionPool.check_connection
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -2,7 +2,10 @@
 
 The database holds the events (numbered per job); a stream replays everything
 after ``Last-Event-ID`` and then waits for more: on Redis pub/sub when
-``REDIS_URL`` is set, otherwise by polling. Redis only wakes streams sooner, so
+``REDIS_URL`` is set, otherwise by polling. A published event that is the next
+one in order is sent on as it is, so a caught-up stream costs the database
+nothing; anything else (a gap, a quiet interval) is read from the database,
+which stays the record. Redis only makes streams faster, so
 when it is down at the start or goes away mid-stream the stream carries on by
 polling the database. Heartbeat comments keep proxies from closing an idle
 stream; the stream ends after a terminal event, and ``open_streams()`` counts
@@ -21,6 +24,7 @@ from collections.abc import AsyncIterator
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core import signing
+from django.db import InterfaceError, OperationalError, connection
 
 from .models import JobEvent
 from .progress import channel_name
@@ -49,19 +53,39 @@ def ticket_read(ticket: str) -> dict[str, int] | None:
 
 
 def format_event(event: JobEvent) -> str:
-    data = json.dumps({"seq": event.seq, "kind": event.kind, **event.data}, separators=(",", ":"))
-    return f"id: {event.seq}\nevent: {event.kind}\ndata: {data}\n\n"
+    return format_frame(event.seq, event.kind, event.data)
 
 
-@sync_to_async
+def format_frame(seq: int, kind: str, data: dict) -> str:
+    body = json.dumps({"seq": seq, "kind": kind, **data}, separators=(",", ":"))
+    return f"id: {seq}\nevent: {kind}\ndata: {body}\n\n"
+
+
+# A stream holds a database connection only while it reads: its queries run on the event loop's
+# small thread pool (not on a thread per request) and close their connection when done, so open
+# streams cost no connections (hundreds of them would exhaust the database), and a restarted
+# database costs a stream one poll, not its life. Reads are rare once a stream is caught up:
+# Redis brings it the events themselves.
+
+
+@sync_to_async(thread_sensitive=False)
 def _events_after(job_id: int, after: int) -> list[JobEvent]:
-    return list(JobEvent.objects.filter(job_id=job_id, seq__gt=after).order_by("seq")[:500])
+    try:
+        return list(JobEvent.objects.filter(job_id=job_id, seq__gt=after).order_by("seq")[:500])
+    except (OperationalError, InterfaceError):
+        logger.warning("SSE for job %s: database unavailable, retrying", job_id, exc_info=True)
+        return []
+    finally:
+        connection.close()
 
 
-@sync_to_async
+@sync_to_async(thread_sensitive=False)
 def _ended_at(job_id: int, seq: int) -> bool:
     """Whether event ``seq`` was the job's terminal one (a client resuming after the end)."""
-    return JobEvent.objects.filter(job_id=job_id, seq=seq, kind__in=TERMINAL_KINDS).exists()
+    try:
+        return JobEvent.objects.filter(job_id=job_id, seq=seq, kind__in=TERMINAL_KINDS).exists()
+    finally:
+        connection.close()
 
 
 _open = 0
@@ -93,16 +117,24 @@ class _Wakeup:
             logger.warning("SSE for job %s: Redis unavailable, polling the database", self.job_id, exc_info=True)
             await self.close()
 
-    async def wait(self, timeout: float) -> None:
-        """Until a wake-up message or ``timeout``; a short sleep when polling."""
+    async def wait(self, timeout: float) -> dict | None:
+        """The published event (``{"seq", "kind", "data"}``, or ``{}`` if unreadable) once one
+        arrives, or None after ``timeout``; when polling, None after a short sleep."""
         if self.pubsub is None:
             await asyncio.sleep(POLL_S)
-            return
+            return None
         try:
-            await self.pubsub.get_message(ignore_subscribe_messages=True, timeout=timeout)
+            message = await self.pubsub.get_message(ignore_subscribe_messages=True, timeout=timeout)
         except Exception:
             logger.warning("SSE for job %s: Redis went away, polling the database", self.job_id, exc_info=True)
             await self.close()
+            return None
+        if message is None:
+            return None
+        try:
+            return json.loads(message["data"])
+        except (TypeError, ValueError):
+            return {}
 
     async def close(self) -> None:
         pubsub, client, self.pubsub, self.client = self.pubsub, self.client, None, None
@@ -123,19 +155,29 @@ async def event_stream(job_id: int, *, after: int = 0) -> AsyncIterator[str]:
             return
         await wakeup.open()
         yield "retry: 2000\n\n"
+        read = True
         while True:
-            events = await _events_after(job_id, last)
-            for event in events:
-                yield format_event(event)
-                last = event.seq
-                if event.kind in TERMINAL_KINDS:
-                    return
-            if events:
-                continue
+            if read:  # the database: replay, catch-up after a gap, and the only source when polling
+                events = await _events_after(job_id, last)
+                for event in events:
+                    yield format_event(event)
+                    last = event.seq
+                    if event.kind in TERMINAL_KINDS:
+                        return
+                if events:
+                    continue
             if time.monotonic() - beat >= HEARTBEAT_S:
                 yield ": heartbeat\n\n"
                 beat = time.monotonic()
-            await wakeup.wait(min(HEARTBEAT_S, 5.0))
+            published = await wakeup.wait(HEARTBEAT_S / 2)
+            if published and published.get("seq") == last + 1 and "kind" in published:
+                yield format_frame(last + 1, published["kind"], published.get("data") or {})
+                last += 1
+                if published["kind"] in TERMINAL_KINDS:
+                    return
+                read = False  # the next event in order, sent on without reading the database
+            else:  # a gap, an old or unreadable message, a quiet interval, or polling: read
+                read = not (published and isinstance(published.get("seq"), int) and published["seq"] <= last)
     finally:
         _open -= 1
         await wakeup.close()

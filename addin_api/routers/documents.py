@@ -10,9 +10,9 @@ from pydantic import ValidationError as PydanticValidationError
 
 from redline import selectors
 from redline.errors import ApplicationError
-from redline.models import Document, DocumentVersion
+from redline.models import Document
 from redline.services.documents import document_version_create, document_version_from_paragraphs
-from redline.services.files import document_version_read, docx_read
+from redline.services.files import docx_read
 from redline.services.learning import document_feedback_json
 from redline.services.retrieval import contract_ask
 
@@ -78,6 +78,7 @@ def upload_document(request: HttpRequest, file: File[UploadedFile] = None, title
             workspace=membership.workspace, paragraphs=[p.dict() for p in body.paragraphs], doc_id=body.doc_id,
             title=body.title, uploaded_by=membership.user,
         )
+        anchors = [p.anchor for p in body.paragraphs]  # the version is built from them, in this order
     else:
         if file is None:
             raise ApplicationError("validation_error", "Send a .docx as multipart field `file`, or JSON paragraphs.",
@@ -85,12 +86,15 @@ def upload_document(request: HttpRequest, file: File[UploadedFile] = None, title
         if file.size is not None and file.size > settings.REDLINE_MAX_UPLOAD_BYTES:
             raise ApplicationError("too_large", "The file is larger than the upload limit.", status=413,
                                    detail={"limit": settings.REDLINE_MAX_UPLOAD_BYTES})
+        data = file.read()
+        read = docx_read(data)
         version, job, created = document_version_create(
-            workspace=membership.workspace, data=file.read(), filename=file.name or "document.docx",
-            uploaded_by=membership.user, title=title,
+            workspace=membership.workspace, data=data, filename=file.name or "document.docx",
+            uploaded_by=membership.user, title=title, read=read,
         )
+        anchors = [p.anchor for p in read.paragraphs if p.anchor]  # what results will be keyed to
     body_out = {"document": _document_out(version.document), "version": version, "job_id": job.pk,
-                "created": created, "anchors": _anchors(version)}
+                "created": created, "anchors": anchors}
     return Status(201 if created else 200, body_out)
 
 
@@ -101,12 +105,6 @@ def _paragraphs_body(request: HttpRequest) -> ParagraphsIn:
         errors = [{"loc": list(e["loc"]), "msg": e["msg"], "type": e["type"]} for e in exc.errors()]
         raise ApplicationError("validation_error", "The request is not valid.", status=422,
                                detail={"errors": errors}) from None
-
-
-def _anchors(version: DocumentVersion) -> list[str]:
-    """The anchors of the version's paragraphs, in document order (what results will be keyed to)."""
-    read = docx_read(document_version_read(version=version))
-    return [p.anchor for p in read.paragraphs if p.anchor]
 
 
 @router.get("", response=list[DocumentOut])

@@ -1,15 +1,19 @@
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from ninja import Router, Status
+from pydantic import TypeAdapter
 
 from redline import selectors
 from redline.errors import NotFound
-from redline.models import AnalysisRun, Suggestion
+from redline.models import AnalysisRun, RunStatus, Suggestion
 from redline.services.learning import run_round_report
 from redline.services.runs import run_redline, run_request
 from redline.streams import TICKET_MAX_AGE_S, ticket_issue
@@ -18,7 +22,7 @@ from ..auth import ApiKeyAuth
 from ..schemas.common import ErrorOut
 from ..schemas.jobs import TicketOut
 from ..schemas.runs import RunIn, RunOut, SuggestionOut
-from ..sse import SSE_OPENAPI, TicketAuth, stream_response
+from ..sse import SSE_OPENAPI, TicketAuth, releasing_connection, stream_response
 
 router = Router(tags=["runs"])
 document_runs = Router(tags=["runs"])
@@ -60,11 +64,26 @@ def get_run(request: HttpRequest, run_id: int) -> dict:
     return _run_out(selectors.run_get(workspace=request.auth.workspace, run_id=run_id))
 
 
+# A finished run's suggestions never change, and clients poll them: the serialized list is cached
+# (keyed by the schema's shape too, so a deploy that changes it never serves an old body).
+_SUGGESTIONS = TypeAdapter(list[SuggestionOut])
+_SUGGESTIONS_KEY = "redline:run-suggestions:{}:" + hashlib.sha256(
+    json.dumps(_SUGGESTIONS.json_schema(), sort_keys=True).encode()).hexdigest()[:12]
+SUGGESTIONS_CACHE_S = 3600
+
+
 @router.get("/{run_id}/suggestions", response={200: list[SuggestionOut], 404: ErrorOut})
-def list_suggestions(request: HttpRequest, run_id: int) -> list[dict]:
+def list_suggestions(request: HttpRequest, run_id: int) -> HttpResponse:
     """Suggestions keyed to anchors, in document order, each with its proven OOXML patch."""
-    run = selectors.run_get(workspace=request.auth.workspace, run_id=run_id)
-    return [_suggestion_out(s) for s in run.suggestions.order_by("position")]
+    run = selectors.run_state_get(workspace=request.auth.workspace, run_id=run_id)
+    finished = run.status == RunStatus.DONE
+    body = cache.get(_SUGGESTIONS_KEY.format(run.pk)) if finished else None
+    if body is None:
+        rows = [_suggestion_out(s) for s in run.suggestions.order_by("position")]
+        body = _SUGGESTIONS.dump_json(_SUGGESTIONS.validate_python(rows))
+        if finished:
+            cache.set(_SUGGESTIONS_KEY.format(run.pk), body, SUGGESTIONS_CACHE_S)
+    return HttpResponse(body, content_type="application/json")
 
 
 @router.get("/{run_id}/redline.docx", response={200: None, 404: ErrorOut, 422: ErrorOut})
@@ -93,6 +112,7 @@ def issue_run_ticket(request: HttpRequest, run_id: int) -> dict:
             "expires_in": TICKET_MAX_AGE_S}
 
 
+@releasing_connection
 def _run_job_for_stream(request: HttpRequest, run_id: int) -> int:
     run = selectors.run_get(workspace=request.auth.workspace, run_id=run_id)
     ticket_job = getattr(request, "ticket_job_id", None)

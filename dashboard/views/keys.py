@@ -43,7 +43,8 @@ def key_create(request: DashboardRequest) -> HttpResponse:
     form = ApiKeyForm(request.POST, workspace=workspace)
     if not form.is_valid():
         return _page(request, form)
-    issued = api_key_issue(membership=form.cleaned_data["member"], name=form.cleaned_data["name"])
+    issued = api_key_issue(membership=form.cleaned_data["member"], name=form.cleaned_data["name"],
+                           actor=request.user)
     response = _page(request, _blank_form(request), secret=issued.secret)
     add_never_cache_headers(response)
     return response
@@ -54,7 +55,7 @@ def key_create(request: DashboardRequest) -> HttpResponse:
 def key_revoke(request: DashboardRequest, key_id: int) -> HttpResponse:
     """Revoke at once (idempotent); the row stays, marked revoked, so the history of keys is visible."""
     key = queries.api_key_get(workspace=request.membership.workspace, key_id=key_id)
-    api_key_revoke(workspace=request.membership.workspace, key_id=key.pk)
+    api_key_revoke(workspace=request.membership.workspace, key_id=key.pk, actor=request.user)
     if not wants_fragment(request):
         messages.success(request, f"Key {key.prefix}… revoked.")
         return redirect("dashboard:keys")

@@ -8,7 +8,7 @@ import re
 import pytest
 from django.test import Client
 
-from redline.models import ApiKey, Role
+from redline.models import ApiKey, AuditEvent, Role
 from redline.services.accounts import api_key_authenticate, membership_create
 
 ADDIN_PAGES = ["/addin/taskpane/", "/addin/signin/"]
@@ -122,5 +122,6 @@ def test_account_strip_needs_the_bearer_key_and_sign_out_revokes_it(alice):
     assert Client().post("/addin/signout/").status_code == 401
     assert alice.api().post("/addin/signout/").status_code == 204
     assert api_key_authenticate(secret=alice.key) is None
+    assert AuditEvent.objects.get(action="api_key.revoke").actor == alice.membership.user
     assert alice.api().get("/api/documents").status_code == 401
     assert alice.api().post("/addin/signout/").status_code == 401

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from redline.models import ApiKey
+from redline.models import ApiKey, AuditEvent
 from redline.services.accounts import api_key_authenticate
 from tests.dashboard.conftest import HTMX
 
@@ -23,6 +23,8 @@ def test_create_shows_the_secret_once(admin, alice, carol):
     listing = admin.get("/keys/").content.decode()
     assert secret not in listing and f"rl_{key.prefix}_…" in listing and "Never" in listing
     assert secret[-20:] not in ApiKey.objects.get(pk=key.pk).hashed_key
+    issued = AuditEvent.objects.get(action="api_key.issue", target=f"api_key:{key.pk}")
+    assert issued.actor == alice.membership.user and issued.detail["for"] == "carol"  # who did it, not who got it
 
 
 @pytest.mark.django_db
@@ -40,6 +42,8 @@ def test_revoke(admin, alice):
     assert alice.api().get("/api/documents").status_code == 401
     resp = admin.post(f"/keys/{key.pk}/revoke/")  # again, without JavaScript: idempotent
     assert resp.status_code == 302
+    revoked = AuditEvent.objects.get(action="api_key.revoke")
+    assert revoked.actor == alice.membership.user and revoked.target == f"api_key:{key.pk}"
 
 
 @pytest.mark.django_db

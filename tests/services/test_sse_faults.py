@@ -10,6 +10,7 @@ import time
 import httpx
 import pytest
 import redis
+from django.db import connection
 
 from redline import streams
 from redline.models import Job
@@ -26,11 +27,18 @@ def _pubsub_clients(url: str) -> int:
     return sum(1 for c in redis.Redis.from_url(url).client_list() if c.get("sub", "0") != "0")
 
 
+def _database_connections() -> int:
+    with connection.cursor() as cur:
+        cur.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()")
+        return cur.fetchone()[0]
+
+
 def test_clients_that_disconnect_free_their_streams_and_redis_subscriptions(alice, use_celery):
     job = Job.objects.create(workspace=alice.workspace, kind="document.ingest", params={})
     event_emit(job=job, kind="started", data={})  # and nothing more: the streams stay open
     headers = {"Authorization": f"Bearer {alice.key}"}
     baseline = _pubsub_clients(use_celery)
+    connections_before = _database_connections()
     with asgi_server() as server:
         clients = [httpx.Client(timeout=10) for _ in range(20)]
         responses, readers = [], []
@@ -42,6 +50,9 @@ def test_clients_that_disconnect_free_their_streams_and_redis_subscriptions(alic
             responses.append(resp)
         assert wait_for(lambda: streams.open_streams() == 20, 10), streams.open_streams()
         assert wait_for(lambda: _pubsub_clients(use_celery) == baseline + 20, 10)
+        # Found by the load benchmark: each waiting stream held a database connection of its own,
+        # and 200 streams exhausted PostgreSQL. Now they share the event loop's few threads.
+        assert _database_connections() <= connections_before + 8
         for resp, client in zip(responses, clients, strict=True):
             resp.close()
             client.close()

@@ -29,3 +29,31 @@ def test_live_event_arrives_through_redis_pubsub(alice, use_celery, monkeypatch)
         elapsed = time.monotonic() - t0
     assert events == ["started", "done"]
     assert elapsed < 6, elapsed
+
+
+@pytest.mark.usefixtures("require_postgres")
+def test_a_caught_up_stream_sends_published_events_without_reading_the_database(alice, use_celery, monkeypatch):
+    reads = []
+    original = streams._events_after
+
+    async def counted(job_id: int, after: int) -> list:
+        reads.append(after)
+        return await original(job_id, after)
+
+    monkeypatch.setattr(streams, "_events_after", counted)
+    job = Job.objects.create(workspace=alice.workspace, kind="document.ingest", params={})
+    event_emit(job=job, kind="started", data={})
+
+    def emit_more() -> None:
+        for i in range(30):
+            event_emit(job=job, kind="progress", data={"done": i})
+            time.sleep(0.02)
+        event_emit(job=job, kind="done", data={})
+
+    with asgi_server() as server:
+        threading.Timer(0.8, emit_more).start()
+        with httpx.stream("GET", f"{server}/api/jobs/{job.pk}/events",
+                          headers={"Authorization": f"Bearer {alice.key}"}, timeout=20) as resp:
+            ids = [int(f["id"]) for f in read_frames(resp) if "id" in f]
+    assert ids == list(range(1, 33))
+    assert len(reads) < 10, f"{len(reads)} database reads for 32 events"
