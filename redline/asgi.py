@@ -17,6 +17,15 @@ application = BodyLimitASGI(application)  # oversize bodies are refused before t
 
 from django.conf import settings  # noqa: E402
 
+from redline.admission import UploadAdmissionASGI  # noqa: E402
+
+# Outermost: an upload waiting its turn has not even been read (an oversize one is refused once admitted).
+application = UploadAdmissionASGI(application, settings.REDLINE_DOCUMENT_CONCURRENCY)
+
+from redline.malloc import limit_arenas  # noqa: E402
+
+limit_arenas(settings.REDLINE_MALLOC_ARENAS)  # a thread per request must not mean an arena per thread
+
 if not settings.CELERY_BROKER_URL:
     # Embedded mode: start the worker with the server so queued jobs resume at once.
     from redline.worker import in_process_worker

@@ -154,6 +154,10 @@ REDLINE_OPENAI_TIMEOUT_S = env.float("REDLINE_OPENAI_TIMEOUT_S", default=60.0)
 REDLINE_OPENAI_MAX_RETRIES = env.int("REDLINE_OPENAI_MAX_RETRIES", default=4)
 REDLINE_OPENAI_CONCURRENCY = env.int("REDLINE_OPENAI_CONCURRENCY", default=4)
 
+# glibc malloc arenas per web server process (redline.malloc); 0 keeps glibc's default.
+REDLINE_MALLOC_ARENAS = env.int("REDLINE_MALLOC_ARENAS", default=2)
+# File uploads, and .docx reads, one process handles at once; more wait their turn (redline.admission).
+REDLINE_DOCUMENT_CONCURRENCY = env.int("REDLINE_DOCUMENT_CONCURRENCY", default=1)
 # Uploads: the API reads .docx bodies up to this size; larger bodies are refused before reading.
 REDLINE_MAX_UPLOAD_BYTES = env.int("REDLINE_MAX_UPLOAD_BYTES", default=50 * 1024 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = REDLINE_MAX_UPLOAD_BYTES

@@ -102,17 +102,29 @@ class Paragraph:
         return not (self.text.strip() or self.original_text.strip())
 
 
-@dataclass(frozen=True, slots=True)
 class ReadResult:
-    """What :func:`read_document` returns.
+    """What :func:`read_document` returns: ``paragraphs`` and ``doc_id``, and ``docx``.
 
     ``docx`` is the anchored file (anchors and ``RedlineDocID`` added) when
-    anchoring was asked for, else None; ``doc_id`` is then always set.
+    anchoring was asked for, else None; ``doc_id`` is then always set. The file is
+    written when first asked for: writing a package costs about half as much as
+    reading it, and most readers (an upload, retrieval, the dashboard) only need
+    the paragraphs.
     """
 
-    paragraphs: list[Paragraph]
-    doc_id: str | None
-    docx: bytes | None
+    __slots__ = ("_docx", "_package", "doc_id", "paragraphs")
+
+    def __init__(self, paragraphs: list[Paragraph], doc_id: str | None, package: Package | None = None) -> None:
+        self.paragraphs = paragraphs
+        self.doc_id = doc_id
+        self._package = package
+        self._docx: bytes | None = None
+
+    @property
+    def docx(self) -> bytes | None:
+        if self._docx is None and self._package is not None:
+            self._docx, self._package = self._package.save(), None  # (the parse trees are not needed again)
+        return self._docx
 
 
 def read_document(data: bytes, *, anchor: bool = True, limits: Limits = DEFAULT_LIMITS) -> ReadResult:
@@ -125,12 +137,12 @@ def read_document(data: bytes, *, anchor: bool = True, limits: Limits = DEFAULT_
     """
     pkg = Package.open(data, limits)
     if not anchor:
-        return ReadResult(read_paragraphs(pkg), get_doc_id(pkg), None)
+        return ReadResult(read_paragraphs(pkg), get_doc_id(pkg))
     seed = hashlib.sha256(data).digest()
     anchorer = Anchorer(pkg.xml(pkg.main_part), seed)
     paragraphs = read_paragraphs(pkg, anchorer=anchorer)
     doc_id = ensure_doc_id(pkg, seed=seed)
-    return ReadResult(paragraphs, doc_id, pkg.save())
+    return ReadResult(paragraphs, doc_id, pkg)
 
 
 def read_paragraphs(pkg: Package, *, anchorer: Anchorer | None = None) -> list[Paragraph]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..admission import document_work
 from ..errors import ApplicationError
 from ..models import DocumentVersion
 from ..ooxml.errors import DocxError
@@ -13,7 +14,8 @@ DOCX_ERROR_STATUS = {"too_large": 413}
 def docx_read(data: bytes) -> ReadResult:
     """The paragraph model with deterministic anchors (the same bytes always get the same anchors)."""
     try:
-        return read_document(data)
+        with document_work():
+            return read_document(data)
     except DocxError as exc:
         raise ApplicationError(exc.code, exc.message, status=DOCX_ERROR_STATUS.get(exc.code, 422)) from None
 
