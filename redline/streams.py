@@ -19,6 +19,7 @@ import contextlib
 import json
 import logging
 import time
+import weakref
 from collections.abc import AsyncIterator
 
 from asgiref.sync import sync_to_async
@@ -96,52 +97,133 @@ def open_streams() -> int:
     return _open
 
 
-class _Wakeup:
-    """Redis pub/sub for one job's channel, or nothing once Redis has failed (then: polling)."""
+class _Hub:
+    """One Redis pub/sub connection per process (per event loop) for all of its streams.
 
-    def __init__(self, job_id: int) -> None:
-        self.job_id = job_id
-        self.client = None
+    Each job channel is subscribed once, however many streams follow the job, and
+    each published event is read and decoded once, then handed to every stream of
+    its job. A connection per stream cost a Redis connection each and, on every
+    event, as many socket reads and JSON decodes as there were streams: with 200
+    streams, a stall of the event loop at each tick, which polling clients felt.
+    If Redis fails, every stream is told (``DOWN``) and polls the database; the
+    next stream to open connects again.
+    """
+
+    DOWN: dict = {}  # a unique marker: Redis went away, poll the database
+
+    def __init__(self) -> None:
         self.pubsub = None
+        self.client = None
+        self.reader: asyncio.Task | None = None
+        self.queues: dict[int, set[asyncio.Queue]] = {}
+        self.lock = asyncio.Lock()
 
-    async def open(self) -> None:
-        if not settings.REDIS_URL:
-            return
-        from redis.asyncio import Redis
+    async def join(self, job_id: int) -> asyncio.Queue | None:
+        """A queue of the job's published events (dicts), or None when Redis is unavailable."""
+        async with self.lock:
+            try:
+                if self.pubsub is None:
+                    from redis.asyncio import Redis
 
+                    self.client = Redis.from_url(settings.REDIS_URL, socket_connect_timeout=REDIS_TIMEOUT_S)
+                    self.pubsub = self.client.pubsub()
+                queue: asyncio.Queue = asyncio.Queue()
+                if job_id not in self.queues:
+                    await self.pubsub.subscribe(channel_name(job_id))
+                self.queues.setdefault(job_id, set()).add(queue)
+                if self.reader is None or self.reader.done():
+                    self.reader = asyncio.get_running_loop().create_task(self._read())
+                return queue
+            except Exception:
+                logger.warning("SSE for job %s: Redis unavailable, polling the database", job_id, exc_info=True)
+                await self._fail()
+                return None
+
+    async def leave(self, job_id: int, queue: asyncio.Queue) -> None:
+        async with self.lock:
+            followers = self.queues.get(job_id)
+            if followers is None or queue not in followers:
+                return
+            followers.discard(queue)
+            if not followers:
+                del self.queues[job_id]
+                with contextlib.suppress(Exception):
+                    await self.pubsub.unsubscribe(channel_name(job_id))
+
+    async def _read(self) -> None:
         try:
-            self.client = Redis.from_url(settings.REDIS_URL, socket_connect_timeout=REDIS_TIMEOUT_S)
-            self.pubsub = self.client.pubsub()
-            await self.pubsub.subscribe(channel_name(self.job_id))
+            while self.pubsub is not None:
+                message = await self.pubsub.get_message(ignore_subscribe_messages=True, timeout=HEARTBEAT_S)
+                if message is None:
+                    continue
+                try:
+                    job_id = int(message["channel"].rsplit(b":", 1)[-1])
+                    event = json.loads(message["data"])
+                except (TypeError, ValueError, KeyError):
+                    continue
+                for queue in self.queues.get(job_id, ()):
+                    queue.put_nowait(event)
+        except asyncio.CancelledError:
+            raise
         except Exception:
-            logger.warning("SSE for job %s: Redis unavailable, polling the database", self.job_id, exc_info=True)
-            await self.close()
+            logger.warning("SSE: Redis went away, streams poll the database", exc_info=True)
+            async with self.lock:
+                await self._fail()
 
-    async def wait(self, timeout: float) -> dict | None:
-        """The published event (``{"seq", "kind", "data"}``, or ``{}`` if unreadable) once one
-        arrives, or None after ``timeout``; when polling, None after a short sleep."""
-        if self.pubsub is None:
-            await asyncio.sleep(POLL_S)
-            return None
-        try:
-            message = await self.pubsub.get_message(ignore_subscribe_messages=True, timeout=timeout)
-        except Exception:
-            logger.warning("SSE for job %s: Redis went away, polling the database", self.job_id, exc_info=True)
-            await self.close()
-            return None
-        if message is None:
-            return None
-        try:
-            return json.loads(message["data"])
-        except (TypeError, ValueError):
-            return {}
-
-    async def close(self) -> None:
+    async def _fail(self) -> None:
+        """Tell every stream to poll, and forget the connection (the next join makes a new one)."""
+        for followers in self.queues.values():
+            for queue in followers:
+                queue.put_nowait(self.DOWN)
+        self.queues.clear()
         pubsub, client, self.pubsub, self.client = self.pubsub, self.client, None, None
         for resource in (pubsub, client):
             if resource is not None:
                 with contextlib.suppress(Exception):
                     await resource.aclose()
+
+
+_hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Hub] = weakref.WeakKeyDictionary()
+
+
+def _hub() -> _Hub:
+    loop = asyncio.get_running_loop()
+    if loop not in _hubs:
+        _hubs[loop] = _Hub()
+    return _hubs[loop]
+
+
+class _Wakeup:
+    """A stream's published events from the process's hub, or nothing once Redis has failed (then: polling)."""
+
+    def __init__(self, job_id: int) -> None:
+        self.job_id = job_id
+        self.queue: asyncio.Queue | None = None
+
+    async def open(self) -> None:
+        if settings.REDIS_URL:
+            self.queue = await _hub().join(self.job_id)
+
+    async def wait(self, timeout: float) -> dict | None:
+        """The published event (``{"seq", "kind", "data"}``) once one arrives, or None after
+        ``timeout``; when polling, None after a short sleep."""
+        if self.queue is None:
+            await asyncio.sleep(POLL_S)
+            return None
+        try:
+            event = await asyncio.wait_for(self.queue.get(), timeout)
+        except TimeoutError:
+            return None
+        if event is _Hub.DOWN:
+            self.queue = None
+            return None
+        return event
+
+    async def close(self) -> None:
+        queue, self.queue = self.queue, None
+        if queue is not None:
+            with contextlib.suppress(RuntimeError):  # (no event loop any more: nothing left to leave)
+                await _hub().leave(self.job_id, queue)
 
 
 async def event_stream(job_id: int, *, after: int = 0) -> AsyncIterator[str]:

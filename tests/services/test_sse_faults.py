@@ -14,7 +14,7 @@ from django.db import connection
 
 from redline import streams
 from redline.models import Job
-from redline.progress import event_emit
+from redline.progress import channel_name, event_emit
 from tests.app.test_sse import read_frames
 from tests.support.asgi_server import asgi_server
 
@@ -25,6 +25,10 @@ pytestmark = pytest.mark.usefixtures("require_postgres")
 
 def _pubsub_clients(url: str) -> int:
     return sum(1 for c in redis.Redis.from_url(url).client_list() if c.get("sub", "0") != "0")
+
+
+def _subscribers(url: str, job: Job) -> int:
+    return dict(redis.Redis.from_url(url).pubsub_numsub(channel_name(job.pk)))[channel_name(job.pk).encode()]
 
 
 def _database_connections() -> int:
@@ -49,7 +53,9 @@ def test_clients_that_disconnect_free_their_streams_and_redis_subscriptions(alic
             next(readers[-1])  # the stream is being served
             responses.append(resp)
         assert wait_for(lambda: streams.open_streams() == 20, 10), streams.open_streams()
-        assert wait_for(lambda: _pubsub_clients(use_celery) == baseline + 20, 10)
+        # The server process follows the job on one subscription, whatever the number of its streams.
+        assert wait_for(lambda: _subscribers(use_celery, job) == 1, 10)
+        assert _pubsub_clients(use_celery) == baseline + 1
         # Found by the load benchmark: each waiting stream held a database connection of its own,
         # and 200 streams exhausted PostgreSQL. Now they share the event loop's few threads.
         assert _database_connections() <= connections_before + 8
@@ -57,7 +63,8 @@ def test_clients_that_disconnect_free_their_streams_and_redis_subscriptions(alic
             resp.close()
             client.close()
         assert wait_for(lambda: streams.open_streams() == 0, 15), f"{streams.open_streams()} streams still open"
-        assert wait_for(lambda: _pubsub_clients(use_celery) == baseline, 15), "pub/sub connections leaked"
+        assert wait_for(lambda: _subscribers(use_celery, job) == 0, 15), "the job's subscription leaked"
+        assert _pubsub_clients(use_celery) <= baseline + 1  # the process's one connection, kept for the next
 
 
 def test_500_reconnects_with_last_event_id_have_no_gaps_or_duplicates(alice, use_celery):
