@@ -11,16 +11,14 @@ from redline.asgi_handler import OneHopASGIHandler  # noqa: E402  (needs configu
 
 application = OneHopASGIHandler()
 
-from redline.bodylimit import BodyLimitASGI  # noqa: E402  (needs configured settings)
-
-application = BodyLimitASGI(application)  # oversize bodies are refused before they are received
-
 from django.conf import settings  # noqa: E402
 
 from redline.admission import UploadAdmissionASGI  # noqa: E402
+from redline.bodylimit import BodyLimitASGI  # noqa: E402
 
-# Outermost: an upload waiting its turn has not even been read (an oversize one is refused once admitted).
+# An upload waiting its turn has not been read yet; an oversize one is refused at once, without waiting.
 application = UploadAdmissionASGI(application, settings.REDLINE_DOCUMENT_CONCURRENCY)
+application = BodyLimitASGI(application)  # oversize bodies are refused before they are received
 
 from redline.malloc import limit_arenas  # noqa: E402
 
