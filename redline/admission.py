@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import weakref
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 
@@ -54,13 +55,16 @@ class UploadAdmissionASGI:
     def __init__(self, app: ASGIApp, slots: int) -> None:
         self.app = app
         self.size = max(1, slots)
-        self.slots: asyncio.Semaphore | None = None  # made on the server's event loop, on first use
+        # Per event loop (a semaphore belongs to one): one per server process, one per test server.
+        self.slots: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+            weakref.WeakKeyDictionary())
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
         if not is_file_upload(scope):
             await self.app(scope, receive, send)
             return
-        if self.slots is None:
-            self.slots = asyncio.Semaphore(self.size)
-        async with self.slots:
+        loop = asyncio.get_running_loop()
+        if loop not in self.slots:
+            self.slots[loop] = asyncio.Semaphore(self.size)
+        async with self.slots[loop]:
             await self.app(scope, receive, send)

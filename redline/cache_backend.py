@@ -68,17 +68,13 @@ _clients_lock = threading.Lock()
 class TolerantRedisCache(RedisCache):
     """A :class:`RedisCache` whose operations degrade to misses while Redis is unreachable."""
 
-    def __init__(self, server: str, params: dict[str, Any]) -> None:
-        super().__init__(server, params)
-        self._class = _SharedClient
-
     @cached_property
     def _cache(self) -> RedisCacheClient:
         """The process's client for these servers and options (its pools are thread-safe)."""
         key = repr((self._servers, sorted(self._options.items())))
         with _clients_lock:
             if key not in _clients:
-                _clients[key] = self._class(self._servers, **self._options)
+                _clients[key] = _SharedClient(self._servers, **self._options)
             return _clients[key]
 
     get = _tolerant("get", _default)

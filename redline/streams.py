@@ -151,9 +151,10 @@ class _Hub:
                     await self.pubsub.unsubscribe(channel_name(job_id))
 
     async def _read(self) -> None:
+        pubsub = self.pubsub
         try:
-            while self.pubsub is not None:
-                message = await self.pubsub.get_message(ignore_subscribe_messages=True, timeout=HEARTBEAT_S)
+            while pubsub is not None and self.pubsub is pubsub:
+                message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=HEARTBEAT_S)
                 if message is None:
                     continue
                 try:
@@ -168,7 +169,8 @@ class _Hub:
         except Exception:
             logger.warning("SSE: Redis went away, streams poll the database", exc_info=True)
             async with self.lock:
-                await self._fail()
+                if self.pubsub is pubsub:  # (not a connection made since, by a join that saw the failure first)
+                    await self._fail()
 
     async def _fail(self) -> None:
         """Tell every stream to poll, and forget the connection (the next join makes a new one)."""
