@@ -29,3 +29,7 @@ if not settings.CELERY_BROKER_URL:
     from redline.worker import in_process_worker
 
     in_process_worker()
+
+from redline.heap import freeze_startup_heap  # noqa: E402
+
+freeze_startup_heap()  # last: everything loaded at start-up stays out of the collector's full passes

@@ -56,6 +56,7 @@ MIDDLEWARE = [
     "redline.security.security_headers_middleware",
     "redline.bodylimit.body_limit_middleware",
     "addin_api.middleware.api_error_shape_middleware",
+    "redline.nul.nul_guard_middleware",  # after the body limit: a body is only read once it may be
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -158,6 +159,11 @@ REDLINE_OPENAI_CONCURRENCY = env.int("REDLINE_OPENAI_CONCURRENCY", default=4)
 REDLINE_MALLOC_ARENAS = env.int("REDLINE_MALLOC_ARENAS", default=2)
 # File uploads, and .docx reads, one process handles at once; more wait their turn (redline.admission).
 REDLINE_DOCUMENT_CONCURRENCY = env.int("REDLINE_DOCUMENT_CONCURRENCY", default=1)
+# Uploaded .docx files are read in child processes (redline.reader_pool), at this lower priority
+# within this address space (MiB; 0 for no ceiling) and this many seconds per file.
+REDLINE_READER_NICE = env.int("REDLINE_READER_NICE", default=5)
+REDLINE_READER_MEMORY_MB = env.int("REDLINE_READER_MEMORY_MB", default=2048)
+REDLINE_READER_TIMEOUT = env.float("REDLINE_READER_TIMEOUT", default=60.0)
 # Uploads: the API reads .docx bodies up to this size; larger bodies are refused before reading.
 REDLINE_MAX_UPLOAD_BYTES = env.int("REDLINE_MAX_UPLOAD_BYTES", default=50 * 1024 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = REDLINE_MAX_UPLOAD_BYTES

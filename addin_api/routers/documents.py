@@ -12,7 +12,7 @@ from redline import selectors
 from redline.errors import ApplicationError
 from redline.models import Document
 from redline.services.documents import document_version_create, document_version_from_paragraphs
-from redline.services.files import docx_read
+from redline.services.files import docx_scan
 from redline.services.learning import document_feedback_json
 from redline.services.retrieval import contract_ask
 
@@ -64,7 +64,8 @@ UPLOAD_OPENAPI = {
 }
 
 
-@router.post("", response={201: DocumentUploadOut, 200: DocumentUploadOut, 413: ErrorOut, 422: ErrorOut},
+@router.post("", response={201: DocumentUploadOut, 200: DocumentUploadOut, 413: ErrorOut, 422: ErrorOut,
+                           503: ErrorOut},
              openapi_extra=UPLOAD_OPENAPI)
 def upload_document(request: HttpRequest, file: File[UploadedFile] = None, title: Form[str] = "") -> Status:
     """Upload a .docx (multipart), or the add-in's paragraphs as JSON ``{title, doc_id, paragraphs}``.
@@ -87,12 +88,12 @@ def upload_document(request: HttpRequest, file: File[UploadedFile] = None, title
             raise ApplicationError("too_large", "The file is larger than the upload limit.", status=413,
                                    detail={"limit": settings.REDLINE_MAX_UPLOAD_BYTES})
         data = file.read()
-        read = docx_read(data)
+        scan = docx_scan(data)
         version, job, created = document_version_create(
             workspace=membership.workspace, data=data, filename=file.name or "document.docx",
-            uploaded_by=membership.user, title=title, read=read,
+            uploaded_by=membership.user, title=title, scan=scan,
         )
-        anchors = [p.anchor for p in read.paragraphs if p.anchor]  # what results will be keyed to
+        anchors = list(scan.anchors)  # what results will be keyed to
     body_out = {"document": _document_out(version.document), "version": version, "job_id": job.pk,
                 "created": created, "anchors": anchors}
     return Status(201 if created else 200, body_out)

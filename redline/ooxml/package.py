@@ -70,6 +70,8 @@ class Package:
             infos = zf.infolist()
         except _ZIP_ERRORS as exc:
             raise DocxError("not_a_zip", f"The zip package is damaged: {exc}") from None
+        if any(not info.filename for info in infos):  # (zipfile's own is_dir() fails on one)
+            raise DocxError("not_a_zip", "The zip package is damaged: an entry has no name.")
         if len(infos) > limits.max_entries:
             raise DocxError("zip_bomb", f"The package has {len(infos)} entries (limit {limits.max_entries}).")
         declared = sum(i.file_size for i in infos)

@@ -145,6 +145,24 @@ def read_document(data: bytes, *, anchor: bool = True, limits: Limits = DEFAULT_
     return ReadResult(paragraphs, doc_id, pkg)
 
 
+@dataclass(frozen=True, slots=True)
+class Scan:
+    """What storing an upload needs of it: that it reads, its ``RedlineDocID`` and its anchors in order."""
+
+    doc_id: str
+    anchors: tuple[str, ...]
+
+
+def scan_document(data: bytes, *, limits: Limits = DEFAULT_LIMITS) -> Scan:
+    """Read untrusted .docx bytes as :func:`read_document` does, keeping only a small, picklable summary.
+
+    Raises :class:`~redline.ooxml.errors.DocxError` for input it refuses.
+    """
+    read = read_document(data, limits=limits)
+    assert read.doc_id is not None  # anchoring always sets it
+    return Scan(read.doc_id, tuple(p.anchor for p in read.paragraphs if p.anchor))
+
+
 def read_paragraphs(pkg: Package, *, anchorer: Anchorer | None = None) -> list[Paragraph]:
     """The paragraph model of an opened package, in document order.
 

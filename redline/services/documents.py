@@ -16,10 +16,10 @@ from ..errors import ApplicationError
 from ..jobs import job_create
 from ..models import Document, DocumentVersion, Job, Workspace
 from ..ooxml.errors import DocxError
-from ..ooxml.paragraphs import ReadResult
+from ..ooxml.paragraphs import Scan
 from ..ooxml.synthetic import PlainParagraph, docx_from_paragraphs
 from ..progress import ProgressCallback
-from .files import document_version_read, docx_read
+from .files import document_version_read, docx_read, docx_scan
 from .learning import outcomes_detect
 
 
@@ -31,7 +31,7 @@ def document_version_create(
     uploaded_by: AbstractBaseUser | None,
     title: str = "",
     payload: list[dict[str, Any]] | None = None,
-    read: ReadResult | None = None,
+    scan: Scan | None = None,
 ) -> tuple[DocumentVersion, Job, bool]:
     """Store an uploaded .docx byte for byte and queue its ingestion.
 
@@ -39,10 +39,10 @@ def document_version_create(
     ``RedlineDocID`` ties it to an existing document of this workspace; an unknown
     or missing id starts a new document (another workspace's history never leaks).
     Uploading the same bytes twice to a workspace returns the existing version (``created`` False).
-    ``read`` is ``docx_read(data)`` when the caller has it already (a .docx is read once per request).
+    ``scan`` is ``docx_scan(data)`` when the caller has it already (a .docx is read once per request).
     """
     # The file's RedlineDocID, or the one the engine derives from these bytes and writes on export.
-    doc_id = (read or docx_read(data)).doc_id
+    doc_id = (scan or docx_scan(data)).doc_id
     sha256 = hashlib.sha256(data).hexdigest()
     with transaction.atomic():
         existing = DocumentVersion.objects.filter(document__workspace=workspace, sha256=sha256).first()

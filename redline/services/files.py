@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import logging
+
 from ..admission import document_work
 from ..errors import ApplicationError
 from ..models import DocumentVersion
 from ..ooxml.errors import DocxError
-from ..ooxml.paragraphs import ReadResult, read_document
+from ..ooxml.paragraphs import ReadResult, Scan, read_document
+from ..reader_pool import ReaderUnavailable, scan_in_child
 
 DOCX_ERROR_STATUS = {"too_large": 413}
+logger = logging.getLogger(__name__)
 
 
 def docx_read(data: bytes) -> ReadResult:
@@ -18,6 +22,21 @@ def docx_read(data: bytes) -> ReadResult:
             return read_document(data)
     except DocxError as exc:
         raise ApplicationError(exc.code, exc.message, status=DOCX_ERROR_STATUS.get(exc.code, 422)) from None
+
+
+def docx_scan(data: bytes) -> Scan:
+    """Check an upload reads, and learn its doc id and anchors, in a reader child (redline.reader_pool).
+
+    The anchors are those :func:`docx_read` gives the same bytes.
+    """
+    try:
+        return scan_in_child(data)
+    except DocxError as exc:
+        raise ApplicationError(exc.code, exc.message, status=DOCX_ERROR_STATUS.get(exc.code, 422)) from None
+    except ReaderUnavailable:
+        logger.exception("no .docx reader process")
+        raise ApplicationError("reader_unavailable", "The server cannot read documents right now; try again.",
+                               status=503) from None
 
 
 def document_version_read(*, version: DocumentVersion) -> bytes:

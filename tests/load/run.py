@@ -106,9 +106,10 @@ def rss_mib(pids: list[int]) -> float:
     return total / 1024
 
 
-def children(pid: int) -> list[int]:
-    out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout.split()
-    return [int(p) for p in out]
+def descendants(pid: int) -> list[int]:
+    """Every process under ``pid``: the uvicorn workers and their .docx reader children."""
+    out = [int(p) for p in subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout.split()]
+    return out + [grandchild for child in out for grandchild in descendants(child)]
 
 
 # -- setup (the main process, with Django) ---------------------------------------------------------
@@ -266,10 +267,12 @@ async def streams_client(base: str, key: str, job_ids: list[int], count: int, he
 async def pollers_client(base: str, key: str, run_ids: list[int], count: int, interval: float, stop: Any,
                          seed: int) -> dict:
     """``count`` clients: poll a run's suggestions, give feedback on one, wait about ``interval``
-    (uniformly 0.5-1.5 times it), again."""
+    (uniformly 0.5-1.5 times it), again. Each starts at a moment of its own within its first
+    interval, as dashboards opened by different people do, not all in the same millisecond."""
     stats = Stats()
 
     async def poller(rng: random.Random) -> None:
+        await asyncio.sleep(rng.uniform(0, interval))
         while not stop.is_set():
             run_id = rng.choice(run_ids)
             started = time.perf_counter()
@@ -424,6 +427,8 @@ def main() -> int:
                         help="the Celery worker's nice value (the README's advice: reviews yield the CPU to "
                              "interactive requests); 0 runs it at the web server's priority")
     parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument("--raw", type=Path,
+                        help="also write every request's latency and completion time here (when were the slow ones?)")
     parser.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
                         help="extra server environment, e.g. --env REDLINE_DB_POOL_MAX=10 (repeatable)")
     args = parser.parse_args()
@@ -455,7 +460,7 @@ def main() -> int:
         watch = watch_jobs(workspace_id, max(1, args.streams // 20))
 
         def memory() -> float:
-            return rss_mib(children(web.pid))
+            return rss_mib(descendants(web.pid))
 
         result = measure(base, key, watch, poll_runs, contracts[5:5 + args.uploads], contracts[5 + args.uploads:],
                          streams=args.streams, pollers=args.pollers,
@@ -465,6 +470,10 @@ def main() -> int:
         print(report["text"])
         if args.json:
             args.json.write_text(json.dumps(report["figures"], indent=2))
+        if args.raw:
+            stats = result["stats"]
+            args.raw.write_text(json.dumps({"window_start": result["window_start"], "latencies_ms": stats.latencies,
+                                            "finished_at": stats.finished}))
         return 0 if report["figures"]["targets_met"] else 1
     finally:
         for server in reversed(servers):
@@ -532,7 +541,7 @@ def _report(result: dict, lost: dict[str, int], args: argparse.Namespace) -> dic
     lines.append(f"{SUGGESTIONS} after the upload burst: {len(steady)} requests, p50 "
                  f"{percentile(steady, 50):.1f} ms, p99 {percentile(steady, 99):.1f} ms")
     lines += [f"lost: {lost}; review queue drained {figures['review_queue_drain_s']} s after the window",
-              f"uvicorn workers RSS: {cold:.0f} MiB cold, {start:.0f} MiB after the warm-up -> {end:.0f} MiB at the "
+              f"server RSS (uvicorn workers and their reader children): {cold:.0f} MiB cold, {start:.0f} MiB after the warm-up -> {end:.0f} MiB at the "
               f"end of the window ({growth:+.1%})",
               f"targets (0 errors, nothing lost, p99 suggestions <= {TARGET_P99_MS:.0f} ms, memory <= "
               f"+{TARGET_MEMORY_GROWTH:.0%}): {'met' if figures['targets_met'] else 'NOT met'}"]

@@ -376,6 +376,18 @@ def test_corrupt_deflate_stream_is_not_a_zip():
     assert refused(broken) == "not_a_zip"
 
 
+def test_a_zip_entry_with_no_name_is_not_a_zip():
+    data = bytearray(seeds()[0])
+    cd = data.index(b"PK\x01\x02")  # the first central directory record: its name length is at +28
+    name_length = int.from_bytes(data[cd + 28:cd + 30], "little")
+    del data[cd + 46:cd + 46 + name_length]
+    data[cd + 28:cd + 30] = b"\0\0"
+    end = data.index(b"PK\x05\x06")  # the directory is shorter now
+    size = int.from_bytes(data[end + 12:end + 16], "little")
+    data[end + 12:end + 16] = (size - name_length).to_bytes(4, "little")
+    assert refused(bytes(data)) == "not_a_zip"
+
+
 def test_too_new_zip_version_is_not_a_zip():
     data = bytearray(seeds()[0])
     cd = data.index(b"PK\x01\x02")
