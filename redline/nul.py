@@ -31,15 +31,15 @@ def has_nul(request: HttpRequest) -> bool:
         return True
     if request.method not in ("POST", "PUT", "PATCH"):
         return False
-    if request.content_type == "application/json":
-        body = request.body
-        # A JSON string holds a NUL only as the escape \u0000: parse only bodies that might.
-        return b"\\u0000" in body and _in_json(body)
-    if request.content_type in _FORMS:
-        try:
+    try:
+        if request.content_type == "application/json":
+            body = request.body
+            # A JSON string holds a NUL only as the escape \u0000: parse only bodies that might.
+            return b"\\u0000" in body and _in_json(body)
+        if request.content_type in _FORMS:
             return _in_lists(request.POST.lists())
-        except (MultiPartParserError, SuspiciousOperation, ValueError):  # the view refuses it in its own words
-            return False
+    except (MultiPartParserError, SuspiciousOperation, ValueError):
+        pass  # too large for Django's cap, or malformed: the view refuses it in its own words (413, 400)
     return False
 
 
