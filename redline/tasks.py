@@ -12,13 +12,13 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from celery import shared_task
+from celery import Task, shared_task
 from celery.signals import worker_ready
 from django.db import OperationalError, transaction
 from django.utils import timezone
 
 from .errors import ApplicationError
-from .models import Job, JobStatus
+from .models import AnalysisRun, Job, JobStatus, RunStatus
 from .progress import ProgressCallback, callback_for, event_emit
 from .services import documents, runs
 
@@ -78,11 +78,24 @@ def _finish(job: Job, status: str, *, result: dict | None = None, error_code: st
     job.error_message = error_message
     job.finished_at = timezone.now()
     job.save(update_fields=["status", "result", "error_code", "error_message", "finished_at"])
+    if status == JobStatus.FAILED:  # its run, if it has one the job's handler did not end itself
+        AnalysisRun.objects.filter(job=job).exclude(status__in=(RunStatus.DONE, RunStatus.ERROR)).update(
+            status=RunStatus.ERROR, error_message=error_message, finished_at=job.finished_at)
     event_emit(job=job, kind="done" if status == JobStatus.SUCCEEDED else "error",
                data={"status": status, "error_code": error_code} if error_code else {"status": status})
 
 
-@shared_task(name="redline.run_job", acks_late=True, autoretry_for=(OperationalError,),
+class _JobTask(Task):
+    def on_failure(self, exc: BaseException, task_id: str, args: tuple, kwargs: dict, einfo: object) -> None:
+        """Retries exhausted (the database stayed away): end the job, and its run, now if the database is back;
+        otherwise the stale-run reaper ends them."""
+        try:
+            job_retry_or_fail(args[0], max_attempts=0)
+        except OperationalError:
+            logger.warning("job %s: could not be marked failed; the stale-run reaper will end it", args[0])
+
+
+@shared_task(name="redline.run_job", base=_JobTask, acks_late=True, autoretry_for=(OperationalError,),
              retry_backoff=True, max_retries=5)
 def run_job_task(job_id: int) -> None:
     """Celery entry point; the worker's hostname is recorded on the job."""

@@ -12,7 +12,7 @@ import hashlib
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, OperationalError, transaction
 from django.utils import timezone
 
 from ..analysis.clauses import clauses_from_paragraphs
@@ -102,7 +102,9 @@ def run_execute(job: Job, progress: ProgressCallback) -> dict[str, Any]:
     """Job service: review the pinned document with the pinned playbook; store suggestions and patches.
 
     The run never stays ``running``: any failure marks it ``error`` (keeping the
-    suggestions of the rules that finished) before the exception reaches the job layer.
+    suggestions of the rules that finished) before the exception reaches the job layer,
+    except the database going away, which the job layer retries; if it gives up, it
+    ends the run with the job, so a client never sees ``error`` turn back into ``running``.
     """
     run = AnalysisRun.objects.select_related("document_version__document", "playbook_version__playbook").get(
         pk=job.params["run_id"]
@@ -117,6 +119,8 @@ def run_execute(job: Job, progress: ProgressCallback) -> dict[str, Any]:
     except ApplicationError as exc:
         _fail(run, exc.message)
         raise
+    except OperationalError:
+        raise  # the database is away: the job is retried, and ends the run itself if it gives up (tasks._finish)
     except BaseException:
         _fail(run, "The review failed unexpectedly; it has been logged.")
         raise

@@ -65,3 +65,35 @@ def test_the_threshold_is_configurable_and_the_command_reports(alice, simple_doc
     assert out.getvalue().strip() == f"reaped 1 stale job(s): {run.job_id}"
     run.refresh_from_db()
     assert run.status == RunStatus.ERROR
+
+
+@pytest.mark.django_db
+def test_a_database_outage_leaves_the_run_running_for_the_retry_and_giving_up_ends_both(
+        alice, simple_docx, monkeypatch):
+    from django.db import OperationalError
+
+    from redline.services import runs
+    from redline.tasks import job_retry_or_fail, job_run
+
+    version, _, _ = document_version_create(workspace=alice.workspace, data=simple_docx, filename="a.docx",
+                                            uploaded_by=None)
+    run, _ = run_request(version=version, playbook_version=playbook_default_install(workspace=alice.workspace),
+                         provider="offline")
+
+    def database_gone(*args: object, **kwargs: object) -> None:
+        raise OperationalError("server closed the connection unexpectedly")
+
+    monkeypatch.setattr(runs, "_review", database_gone)
+    for attempt in (1, 2):
+        with pytest.raises(OperationalError):
+            job_run(run.job_id)
+        run.refresh_from_db()
+        assert run.status == RunStatus.RUNNING and not run.error_message  # never "error", then "running" again
+        assert not job_retry_or_fail(run.job_id, max_attempts=3)  # may be retried
+    with pytest.raises(OperationalError):
+        job_run(run.job_id)
+    assert job_retry_or_fail(run.job_id, max_attempts=3)  # third attempt: gives up
+    run.refresh_from_db()
+    run.job.refresh_from_db()
+    assert run.job.status == JobStatus.FAILED and run.job.error_code == "database_unavailable"
+    assert run.status == RunStatus.ERROR and run.error_message == run.job.error_message and run.finished_at
