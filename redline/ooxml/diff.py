@@ -73,7 +73,10 @@ def _words_then_space(old: str, hunks: list[Hunk]) -> list[Hunk]:
         pure = h.start == h.end or not h.text
         ws = changed[: len(changed) - len(changed.lstrip())]
         limit = hunks[k + 1].start if k + 1 < len(hunks) else len(old) + 1
-        if pure and ws and ws != changed and old.startswith(ws, h.end) and h.end + len(ws) < limit:
+        after = old[h.end:]
+        # The same whitespace, as a whole token, follows: shifting then still cuts at token edges.
+        if pure and ws and ws != changed and after[: len(after) - len(after.lstrip())] == ws \
+                and h.end + len(ws) < limit:
             shift = len(ws)
             if h.text:
                 h = Hunk(h.start + shift, h.end + shift, h.text[shift:] + ws)
