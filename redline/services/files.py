@@ -21,7 +21,7 @@ def docx_read(data: bytes) -> ReadResult:
         with document_work():
             return read_document(data)
     except DocxError as exc:
-        raise ApplicationError(exc.code, exc.message, status=DOCX_ERROR_STATUS.get(exc.code, 422)) from None
+        raise _refused(exc) from None
 
 
 def docx_scan(data: bytes) -> Scan:
@@ -32,11 +32,15 @@ def docx_scan(data: bytes) -> Scan:
     try:
         return scan_in_child(data)
     except DocxError as exc:
-        raise ApplicationError(exc.code, exc.message, status=DOCX_ERROR_STATUS.get(exc.code, 422)) from None
+        raise _refused(exc) from None
     except ReaderUnavailable:
         logger.exception("no .docx reader process")
         raise ApplicationError("reader_unavailable", "The server cannot read documents right now; try again.",
                                status=503) from None
+
+
+def _refused(exc: DocxError) -> ApplicationError:
+    return ApplicationError(exc.code, exc.message, status=DOCX_ERROR_STATUS.get(exc.code, 422))
 
 
 def document_version_read(*, version: DocumentVersion) -> bytes:

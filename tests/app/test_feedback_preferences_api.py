@@ -4,22 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from redline.models import AnalysisRun, DocumentVersion, Feedback, Role, Suggestion
-from redline.services.documents import document_version_create
-from redline.services.playbooks import playbook_default_install
+from redline.models import DocumentVersion, Feedback, Role
 from tests.conftest import make_member
-
-
-@pytest.fixture
-def suggestion(alice, simple_docx) -> Suggestion:
-    version, _, _ = document_version_create(workspace=alice.workspace, data=simple_docx, filename="a.docx",
-                                            uploaded_by=None)
-    run = AnalysisRun.objects.create(workspace=alice.workspace, document_version=version, provider="offline",
-                                     playbook_version=playbook_default_install(workspace=alice.workspace),
-                                     request_key="k")
-    return Suggestion.objects.create(run=run, sid="s1", position=0, anchor="_RL_000000000001", kind="comment",
-                                     rule_key="payment_terms", category="payment", severity="major",
-                                     op={"Id": "_RL_000000000001", "Type": "COMMENT"}, data={})
 
 
 @pytest.mark.django_db

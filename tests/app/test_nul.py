@@ -11,7 +11,6 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from redline.models import Document, Feedback, Suggestion
-from tests.app.test_feedback_preferences_api import suggestion  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -21,7 +20,7 @@ def refused(resp) -> bool:
         "code": "nul_character", "message": "Text cannot contain the NUL character (U+0000).", "detail": {}}
 
 
-def test_a_nul_in_a_json_string_is_refused_and_nothing_is_stored(alice, suggestion):  # noqa: F811
+def test_a_nul_in_a_json_string_is_refused_and_nothing_is_stored(alice, suggestion):
     url = f"/api/suggestions/{suggestion.pk}/feedback"
     for comments in ("net 90\x00", {"nested": ["\x00"]}):
         body = {"thumbs_up": False, "follow_up_reason": "other", "additional_comments": comments}
