@@ -21,7 +21,7 @@ from ninja.types import DictStrAny
 from redline.errors import ApplicationError
 
 from .auth import ApiKeyAuth
-from .routers import addin, analytics, documents, health, jobs, preferences, revisions, runs, suggestions
+from .routers import addin, analytics, clauses, documents, health, jobs, preferences, revisions, runs, suggestions
 
 logger = logging.getLogger(__name__)
 
@@ -89,6 +89,7 @@ api.add_router("/health", health.router)
 api.add_router("/documents", documents.router)
 api.add_router("/documents", runs.document_runs)
 api.add_router("/documents", revisions.router)
+api.add_router("/documents", clauses.router)
 api.add_router("/jobs", jobs.router)
 api.add_router("/runs", runs.router)
 api.add_router("/runs", addin.router)

@@ -387,6 +387,8 @@ def build_parser() -> argparse.ArgumentParser:
     """The top-level parser with every registered subcommand."""
     parser = argparse.ArgumentParser(prog="redline", description="Redline: AI contract review for Word files.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    import redline.cli_clauses  # noqa: F401  (registers the clause engine's subcommands)
+
     for adder in _COMMANDS:
         adder(sub)
     return parser

@@ -18,8 +18,15 @@ class CitationOut(Schema):
     section: str | None
 
 
+class ClauseAnswerOut(Schema):
+    category: str  # the CUAD category the question is about
+    present: bool
+    probability: float  # calibrated probability that the contract has such a clause
+
+
 class AskOut(Schema):
     question: str
     answer: str
     citations: list[CitationOut]
     passages: list[dict[str, Any]]  # what retrieval found, each with why it is there
+    clause: ClauseAnswerOut | None = None  # set when the question was about a kind of clause

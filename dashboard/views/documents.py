@@ -18,6 +18,7 @@ from redline.services.playbook_edits import playbook_latest_version
 from redline.services.runs import run_redline, run_request
 
 from .. import queries
+from ..clauses import clause_map
 from ..context import member_required
 from ..forms import FeedbackForm
 from ..http import DashboardRequest, render_page, wants_fragment
@@ -40,8 +41,16 @@ def document_detail(request: DashboardRequest, document_id: int) -> HttpResponse
     """Every uploaded version of one contract with its runs, and a form to review a version again."""
     document = queries.document_get(workspace=request.membership.workspace, document_id=document_id)
     playbooks = Playbook.objects.filter(workspace=request.membership.workspace).order_by("name")
-    return render_page(request, "dashboard/document.html",
-                       {"document": document, "playbooks": playbooks, "section": "documents"})
+    versions = list(document.versions.all())  # newest first
+    shown = next((v for v in versions if str(v.pk) == request.GET.get("version")), versions[0] if versions else None)
+    context = {"document": document, "playbooks": playbooks, "section": "documents", "shown": shown}
+    if shown is not None:
+        clauses = clause_map(version=shown)
+        cited = clauses.cited()
+        paragraphs = [(anchor, text, cited.get(anchor, []))
+                      for anchor, text in queries.paragraph_texts(version=shown).items()] if not clauses.error else []
+        context.update({"clause_map": clauses, "paragraphs": paragraphs})
+    return render_page(request, "dashboard/document.html", context)
 
 
 @member_required
@@ -112,7 +121,12 @@ def _run_context(request: DashboardRequest, run: AnalysisRun) -> dict:
 def run_detail(request: DashboardRequest, run_id: int) -> HttpResponse:
     """One run: what it pinned, its progress (polled until it ends) and its suggestions in context."""
     run = queries.run_get(workspace=request.membership.workspace, run_id=run_id)
-    return render_page(request, "dashboard/run.html", _run_context(request, run), partial="live")
+    context = _run_context(request, run)
+    if not wants_fragment(request):  # the clause map is outside the polled part
+        text_url = reverse("dashboard:document_detail", kwargs={"document_id": run.document_version.document_id})
+        context.update({"clause_map": clause_map(version=run.document_version),
+                        "clause_text_url": f"{text_url}?version={run.document_version_id}"})
+    return render_page(request, "dashboard/run.html", context, partial="live")
 
 
 @member_required

@@ -12,6 +12,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from redline.clauses import ClauseReport, analyse
+
 from .categories import Category, classify_heading, classify_text
 from .clauses import Clause
 
@@ -44,7 +46,8 @@ class Document:
     document's, for the regex prefilter (one ``in`` test can rule a pattern out
     everywhere);
     ``categories[i]`` comes from clause *i*'s own text; ``section_categories[i]``
-    from the headings above it. ``headings[i]`` lists the indices of the
+    from the headings above it; ``found`` is the clause engine's report
+    (CUAD and playbook categories, indexed like ``clauses``). ``headings[i]`` lists the indices of the
     headings enclosing clause *i*, outermost first.
     """
 
@@ -57,6 +60,7 @@ class Document:
     section_categories: tuple[frozenset[Category], ...]
     parties: tuple[str, ...]
     body_end: int
+    found: ClauseReport
 
     def context(self, i: int) -> str:
         """The heading path of clause *i* ("ARTICLE 4 CHARGES > 4.2 Payment"), for prompts."""
@@ -115,6 +119,7 @@ def build_document(clauses: Sequence[Clause]) -> Document:
         section_categories=tuple(section_cats),
         parties=_parties(clauses),
         body_end=_body_end(clauses, is_heading),
+        found=analyse(clauses),
     )
 
 

@@ -38,6 +38,7 @@ from .clauses import Clause
 from .dependencies import ClauseGraph, related_items
 from .document import Document, build_document
 from .grounding import locate, occurrence_of, widen_to_unique
+from .placement import Placement, place_missing, stagger
 from .playbook import Playbook, Rule, Severity
 from .prompts import PromptMode
 from .providers.base import (
@@ -53,7 +54,7 @@ from .providers.base import (
 )
 from .rejections import Rejection, rejection_filter
 from .risk import RiskFactor, RiskScore, score_clause
-from .selection import insertion_point, rule_present, select_clauses
+from .selection import rule_present, select_clauses
 from .suggestions import Kind, Suggestion, ops_document, suggestion_id
 from .validator import (
     VALIDATION_RISK_THRESHOLD,
@@ -173,6 +174,7 @@ class _RulePlan:
     found: dict[int, list[dict[str, Any]]] = field(default_factory=dict)  # clause → grounded findings
     missing: list[dict[str, Any]] | None = None
     pending: int = 0
+    placement: Placement | None = None  # where the missing clause goes and its number (missing_at is its anchor)
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,6 +276,9 @@ class _Review:
         self.doc = build_document(self.clauses)
         self.facts = document_facts(c.text for c in self.clauses)
         plans = [self._plan(rule) for rule in rules]
+        placed = [p for p in plans if p.placement is not None]  # clauses sharing an anchor get distinct numbers
+        for plan, placement in zip(placed, stagger([p.placement for p in placed]), strict=True):
+            plan.placement = placement
         self.stats.timings_ms["prepare"] = (time.perf_counter() - start) * 1000
         self._emit("prepare", len(rules), len(rules))
 
@@ -295,9 +300,10 @@ class _Review:
     def _plan(self, rule: Rule) -> _RulePlan:
         doc = self.doc
         selected = select_clauses(doc, rule)
-        missing_at = None
+        missing_at = placement = None
         if rule.required and not rule_present(doc, rule, selected):
-            missing_at = insertion_point(doc, rule)
+            placement = place_missing(doc, rule)
+            missing_at = placement.after
         reciprocal = reciprocal_parties(rule, (doc.clauses[i].text for i in selected), doc.parties)
         prefix = _hash(
             self.provider.identity, rule.fingerprint, self.preferences_version, ",".join(doc.parties),
@@ -307,7 +313,7 @@ class _Review:
         missing_key = "res:" + _hash(prefix, "missing", self._clause_key(missing_at, related=False)) \
             if missing_at is not None else None
         self.stats.selected += len(selected)
-        return _RulePlan(rule, selected, missing_at, reciprocal, keys, missing_key)
+        return _RulePlan(rule, selected, missing_at, reciprocal, keys, missing_key, placement=placement)
 
     def _clause_key(self, i: int, *, related: bool = True) -> str:
         """Clause *i* as the provider sees it: text, heading path, number and (``related``) the
@@ -521,7 +527,9 @@ class _Review:
         rule = plan.rule
         produced = [self._suggestion(rule, i, f) for i in plan.selected for f in plan.found.get(i, [])]
         if plan.missing_at is not None:
-            produced += [self._suggestion(rule, plan.missing_at, f, missing=True) for f in plan.missing or []]
+            numbered = [f | {"new_text": plan.placement.apply(f["new_text"])} if f["kind"] == "insert" else f
+                        for f in plan.missing or []]  # the provider drafts the clause; the placement numbers it
+            produced += [self._suggestion(rule, plan.missing_at, f, missing=True) for f in numbered]
         seen: set[str] = set()
         for s in produced:
             if s is None or s.id in seen:

@@ -37,8 +37,18 @@ class Rejection:
     rule_key: str | None = None
 
 
+_CLAUSE_NUMBER = re.compile(r"^[ \t]*(?:(?:article|section|clause)[ \t]+)?\d{1,3}[A-Z]?(?:\.\d{1,3}[A-Z]?)*\.?[ \t]+",
+                            re.IGNORECASE | re.MULTILINE)
+
+
 def _norm(text: str) -> str:
     return re.sub(r"\s+", " ", text.translate(_QUOTES)).strip().casefold()
+
+
+def _unnumbered(text: str) -> str:
+    """An inserted clause without its clause numbers: the number follows the neighbours (a rejected
+    "14A. ..." comes back as "14B. ..." when another insertion was accepted) and is not the proposal."""
+    return _CLAUSE_NUMBER.sub("", text)
 
 
 def format_rejections(rejections: Sequence[Rejection]) -> str:
@@ -67,21 +77,24 @@ def rejection_filter(rejections: Iterable[Rejection]) -> Callable[[Suggestion], 
 
     Match = same operation type, the suggestion's quote found in the rejected
     entry's original text (or context), and the same proposal (replacement,
-    new or inserted text; the comment text for comments; nothing for
-    deletions), all compared after whitespace, quote-mark and case
-    normalisation. Conservative on purpose: it drops repeats, not topics; the
-    re-run prompt steers the model away from similar suggestions.
+    new or inserted text, the latter without its clause numbers; the comment
+    text for comments; nothing for deletions), all compared after whitespace,
+    quote-mark and case normalisation. Conservative on purpose: it drops
+    repeats, not topics; the re-run prompt steers the model away from similar
+    suggestions.
     """
     index: dict[str, list[tuple[str, str]]] = {}
     for r in rejections:
         kind = r.operation_type.upper()
         proposal = r.comment_text if kind == "COMMENT" else ("" if kind.startswith("DELETE") else r.new_text)
+        proposal = _unnumbered(proposal) if kind == "INSERT" else proposal
         where = _norm(" ".join(filter(None, (r.original_text, r.document_context))))
         index.setdefault(kind, []).append((where, _norm(proposal)))
 
     def rejected(s: Suggestion) -> bool:
         kind = OP_TYPES[s.kind]
-        proposal = _norm(s.comment if s.kind is Kind.COMMENT else ("" if s.kind is Kind.DELETE else s.new_text))
+        proposal = _norm(s.comment if s.kind is Kind.COMMENT else ("" if s.kind is Kind.DELETE else
+                         _unnumbered(s.new_text) if s.kind is Kind.INSERT else s.new_text))
         quote = _norm(s.quote)
         return any(quote in where and proposal == p for where, p in index.get(kind, ()))
 

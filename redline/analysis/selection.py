@@ -1,4 +1,6 @@
-"""Which paragraphs a rule applies to, whether its clause exists, and where a missing one goes.
+"""Which paragraphs a rule applies to, and whether its clause exists.
+
+Where a missing clause goes is :mod:`.placement`'s job.
 
 Selection is cheap and deterministic, and it decides what a model is shown, so
 it errs towards inclusion: a paragraph is selected when its own wording is of
@@ -14,6 +16,8 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+
+from redline.clauses import PLAYBOOK_TO_CUAD
 
 from .categories import Category
 from .document import Document
@@ -31,7 +35,13 @@ def _keywords(keywords: tuple[str, ...]) -> Matcher | None:
 
 
 def select_clauses(doc: Document, rule: Rule) -> list[int]:
-    """Indices of the clauses ``rule`` applies to, in document order."""
+    """Indices of the clauses ``rule`` applies to, in document order.
+
+    The clause engine's candidates for the rule's category come first in
+    importance (it finds clauses whose wording no keyword anticipates); the
+    keyword, heading and red-flag tests add what it does not cover.
+    """
+    routed = set(doc.found.routed(rule.category.value))
     keywords = _keywords(rule.keywords)
     alternation = party_pattern(doc.parties)
     everything = doc.lowered_all
@@ -44,7 +54,8 @@ def select_clauses(doc: Document, rule: Rule) -> list[int]:
             continue
         own, text, lower = doc.categories[i], clause.text, doc.lowered[i]
         if (
-            (Category.DEFINITIONS not in own and (rule.category in own or rule.category in doc.section_categories[i]))
+            i in routed
+            or (Category.DEFINITIONS not in own and (rule.category in own or rule.category in doc.section_categories[i]))
             or (keywords is not None and keywords.search(text, lower))
             or any(m.search(text, lower) for m in flags)
         ):
@@ -59,7 +70,13 @@ def rule_present(doc: Document, rule: Rule, selected: list[int]) -> bool:
     selected clause whose own wording is of the rule's category or contains a
     keyword. Headings and definitions never count: a heading "Limitation of
     Liability" over unrelated text, or a defined term, is not the clause.
+
+    For a category the clause engine covers, the clause also counts as present
+    unless the engine is confident it is absent: a lawyer shown a "missing"
+    clause that is really there stops trusting every other finding.
     """
+    if rule.category.value in PLAYBOOK_TO_CUAD and not doc.found.confidently_absent(rule.category.value):
+        return True
     if rule.detect:
         patterns = [matcher(compile_pattern(p)) for p in rule.detect]
         candidates = range(len(doc.clauses))
@@ -77,23 +94,3 @@ def rule_present(doc: Document, rule: Rule, selected: list[int]) -> bool:
         elif rule.category in doc.categories[i] or (keywords is not None and keywords.search(text, lower)):
             return True
     return False
-
-
-def insertion_point(doc: Document, rule: Rule) -> int:
-    """Where a missing clause goes: after the last paragraph of the first section
-    headed for the rule's category, else after the last body paragraph before the
-    signature block."""
-    for h, is_heading in enumerate(doc.is_heading):
-        if is_heading and rule.category in doc.categories[h]:
-            end = doc.section_end(h)
-            while end > h and _table_or_caption(doc, end):
-                end -= 1
-            return end
-    return doc.body_end
-
-
-def _table_or_caption(doc: Document, i: int) -> bool:
-    """A table cell, or the paragraph introducing a table: text inserted after either
-    would land inside or above the table."""
-    clauses = doc.clauses
-    return clauses[i].in_table or (i + 1 < len(clauses) and clauses[i + 1].in_table)

@@ -1,5 +1,10 @@
 """Ask the contract: an extractive answer whose every quote is checked against the document.
 
+A question about a kind of clause ("Who are the parties?", "Is liability
+capped?") is answered by the clause engine: its passages are the citations,
+and when the engine finds no such clause the answer says so instead of
+quoting the nearest words. Other questions go to retrieval.
+
 The offline answerer never paraphrases. It retrieves passages (with the
 definitions and cross-referenced sections they depend on), picks the
 sentences that best match the question, and returns them as quotes, each
@@ -14,12 +19,16 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from redline.clauses import analyse
+from redline.clauses.questions import question_category
+
 from .bm25 import BM25
 from .graph import ContractGraph
 from .search import Hit, SearchIndex
 from .tokens import tokens
 
 NO_ANSWER = "No passage of the contract answers this question."
+_MAX_CLAUSE_QUOTES = 5
 _SENTENCE_RE = re.compile(r"(?:[^.;:!?]|[.;:!?](?!\s|$))+(?:[.;:!?]+|$)")
 _MIN_SENTENCE_CHARS = 25
 
@@ -48,11 +57,12 @@ class Answer:
     text: str
     citations: list[Citation] = field(default_factory=list)
     passages: list[Hit] = field(default_factory=list)
+    clause: dict[str, Any] | None = None  # {category, present, probability} when the clause engine answered
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
         return {"question": self.question, "answer": self.text, "citations": [c.to_dict() for c in self.citations],
-                "passages": [h.to_dict() for h in self.passages]}
+                "passages": [h.to_dict() for h in self.passages], "clause": self.clause}
 
 
 def verify_quote(graph: ContractGraph, anchor: str, quote: str) -> bool:
@@ -63,6 +73,9 @@ def verify_quote(graph: ContractGraph, anchor: str, quote: str) -> bool:
 
 def ask(index: SearchIndex, question: str, *, k: int = 8, max_chars: int = 12000, max_quotes: int = 4) -> Answer:
     """Answer ``question`` from the contract with up to ``max_quotes`` verified quotes."""
+    category = question_category(question)
+    if category is not None:
+        return clause_answer(index.graph, question, category)
     hits = index.search(question, k=k, max_chars=max_chars)
     candidates = _sentences(index.graph, hits)
     if not candidates:
@@ -79,6 +92,26 @@ def ask(index: SearchIndex, question: str, *, k: int = 8, max_chars: int = 12000
         return Answer(question, NO_ANSWER, [], hits)
     lines = [f'"{c.quote}" [{n}]' for n, c in enumerate(citations, start=1)]
     return Answer(question, "\n".join(lines), citations, hits)
+
+
+def clause_answer(graph: ContractGraph, question: str, category: str) -> Answer:
+    """The clause engine's answer: its passages as verified quotes, or "not found" when it finds none."""
+    report = analyse(graph.blocks)
+    finding = report.cuad[category]
+    clause = {"category": category, "present": finding.present, "probability": round(finding.probability, 4)}
+    citations = []
+    for passage in finding.passages[:_MAX_CLAUSE_QUOTES]:
+        block = graph.blocks[passage.paragraph]
+        if not verify_quote(graph, block.anchor, passage.text):
+            continue
+        owner = graph.owner[block.index]
+        citations.append(Citation(block.anchor, passage.text, block.start + passage.start, block.start + passage.end,
+                                  graph.section(owner).label if owner else None))
+    if not citations:
+        return Answer(question, f"Not found: the contract has no {category.lower()} clause "
+                                f"(probability {finding.probability:.0%}).", [], [], clause)
+    lines = [f'"{c.quote}" [{n}]' for n, c in enumerate(citations, start=1)]
+    return Answer(question, "\n".join(lines), citations, [], clause)
 
 
 def _sentences(graph: ContractGraph, hits: list[Hit]) -> list[Citation]:

@@ -2,6 +2,7 @@
 // Text always goes in through textContent: results quote the contract and the
 // model, and neither is trusted markup.
 
+import { clauseGroups } from "./clauses.js";
 import { groupResults, kindLabel, verdictLabel } from "./results.js";
 
 function clone(id) {
@@ -85,4 +86,41 @@ export function paintCard(el, { canAct, canApply, applied, vote, message, tone }
   state.textContent = message || "";
   state.dataset.tone = tone || "";
   el.classList.toggle("is-applied", applied);
+}
+
+/**
+ * Replace the container's content with the clause overview, grouped. A category found is a
+ * button carrying its paragraph's anchor (data-anchor); the others are plain text.
+ * @param {HTMLElement} container
+ * @param {object} overview GET /documents/{id}/clauses
+ */
+export function renderClauses(container, overview) {
+  const fragment = document.createDocumentFragment();
+  for (const group of clauseGroups(overview)) {
+    const section = clone("clause-group-tpl");
+    section.open = group.found > 0;
+    section.querySelector(".name").textContent = group.name;
+    section.querySelector(".count").textContent = `${group.found} of ${group.rows.length} found`;
+    const list = section.querySelector("ul");
+    for (const row of group.rows) {
+      const item = clone("clause-tpl");
+      item.dataset.status = row.status;
+      const label = item.querySelector(".label");
+      if (row.anchor) {
+        const button = document.createElement("button");
+        button.type = "button";
+        button.className = "locate-clause";
+        button.dataset.anchor = row.anchor;
+        button.title = row.quote ? `Show in the document: ${row.quote}` : "Show in the document";
+        button.textContent = row.label;
+        label.replaceWith(button);
+      } else {
+        label.textContent = row.label;
+      }
+      item.querySelector(".status").textContent = `${row.statusLabel} · ${row.percent}`;
+      list.append(item);
+    }
+    fragment.append(section);
+  }
+  container.replaceChildren(fragment);
 }

@@ -7,12 +7,13 @@
 import { anchorIndex } from "./anchors.js";
 import { Api } from "./api.js";
 import * as auth from "./auth.js";
+import { clauseSummary } from "./clauses.js";
 import { describeError, ReviewFailed } from "./errors.js";
 import { FollowUp } from "./followup.js";
 import { Outbox } from "./outbox.js";
 import { blockedReason, planApplyAll } from "./patches.js";
 import { progressView } from "./progress.js";
-import { paintCard, renderResults } from "./render.js";
+import { paintCard, renderClauses, renderResults } from "./render.js";
 import { notRepeatedMessage, summaryMessage } from "./results.js";
 import { followRun } from "./stream.js";
 import * as word from "./word.js";
@@ -106,6 +107,7 @@ function signedOut(reason = "") {
   $("progress").hidden = true;
   $("summary").textContent = "";
   $("not-repeated").hidden = true;
+  clearClauses();
   $("account").replaceChildren();
   $("signed-out-reason").textContent = reason;
   $("signed-out-reason").hidden = !reason;
@@ -180,6 +182,7 @@ async function review() {
   await flushApplied(); // the server must know what we wrote before it reads the file back
   const doc = await word.prepareDocument();
   const uploaded = await upload(doc);
+  loadClauses(uploaded); // beside the review: it never holds it up or fails it
   if (!doc.docId) await word.writeDocId(uploaded.document.doc_id);
   const run = await api.post(`/documents/${uploaded.document.id}/runs`, {});
   const rules = await api.get(`/runs/${run.id}/rules`);
@@ -261,6 +264,52 @@ async function locate(s) {
     if (!(await word.selectAnchor(s.anchor))) note(s, "This paragraph is no longer in the document.", "warn");
   } catch (error) {
     showError(error, () => locate(s));
+  }
+}
+
+// -- clauses ----------------------------------------------------------------------
+
+let clausesShown = 0; // which request the section shows: a slower, older answer never overwrites a newer one
+
+function clearClauses() {
+  clausesShown += 1;
+  $("clauses").hidden = true;
+  $("clauses-list").replaceChildren();
+  $("clauses-summary").textContent = "";
+  $("clauses-state").textContent = "";
+}
+
+/** Show the clause overview of the version just uploaded; a failure is said in the section itself. */
+async function loadClauses(uploaded) {
+  clearClauses();
+  const mine = clausesShown;
+  $("clauses").hidden = false;
+  $("clauses-summary").textContent = "Finding clauses…";
+  try {
+    const overview = await api.get(`/documents/${uploaded.document.id}/clauses?version_id=${uploaded.version.id}`);
+    if (mine !== clausesShown) return;
+    renderClauses($("clauses-list"), overview);
+    $("clauses-summary").textContent = clauseSummary(overview);
+  } catch (error) {
+    if (mine !== clausesShown) return;
+    console.warn("clause overview not loaded", error);
+    const described = describeError(error);
+    if (described.signedOut) {
+      showError(error);
+      return;
+    }
+    $("clauses-summary").textContent = "";
+    $("clauses-state").textContent = `The clause overview could not be loaded. ${described.message}`;
+  }
+}
+
+/** Select the paragraph a clause was found in (as a result card's quote does). */
+async function locateClause(anchor) {
+  $("clauses-state").textContent = "";
+  try {
+    if (!(await word.selectAnchor(anchor))) $("clauses-state").textContent = "This paragraph is no longer in the document.";
+  } catch (error) {
+    showError(error, () => locateClause(anchor));
   }
 }
 
@@ -359,6 +408,10 @@ function wire() {
     if (button.classList.contains("locate")) locate(s);
     else if (button.classList.contains("apply")) guarded(() => applySingle(s));
     else if (button.classList.contains("vote")) vote(s, button.classList.contains("up"), button);
+  });
+  $("clauses-list").addEventListener("click", (event) => {
+    const button = event.target.closest("button.locate-clause");
+    if (button) locateClause(button.dataset.anchor);
   });
 }
 

@@ -14,8 +14,10 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
+from redline.clauses import PLAYBOOK_TO_CUAD
 from redline.models import AnalysisRun, ApiKey, Document, DocumentVersion, Feedback, KnownEntry, Outcome, Suggestion
 from redline.services.playbooks import playbook_default_install
+from tests.support.clause_contract import GOVERNING_LAW
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -337,3 +339,34 @@ def test_word_without_api_1_4_is_told_plainly(open_pane):
     pane = open_pane({**SEED, "requirementSets": {"WordApi": "1.3"}})
     expect(pane.page.locator("#unsupported")).to_be_visible()
     expect(pane.page.locator("#unsupported-text")).to_contain_text("it needs Word API 1.4")
+
+
+def test_clauses_section_lists_every_category_and_selects_the_cited_paragraph(alice, open_pane):
+    playbook_default_install(workspace=alice.workspace)
+    seed = {**SEED, "paragraphs": [*SEED["paragraphs"], {"text": "4. Governing Law", "style": "Heading 1"},
+                                   {"text": GOVERNING_LAW}]}
+    pane = open_pane(seed)
+    page = pane.page
+    sign_in(pane, alice)
+    expect(page.locator("#clauses")).to_be_hidden()
+    review(pane)
+
+    expect(page.locator("#clauses")).to_be_visible()
+    expect(page.locator("#clauses-summary")).to_have_text(re.compile(r"^\d+ of 41 kinds of clause found\.$"))
+    expect(page.locator("#clauses .clause")).to_have_count(41 + len(PLAYBOOK_TO_CUAD))
+    basic = page.locator("#clauses .clause-group").first
+    expect(basic.locator(".name")).to_have_text("Basic information")
+    expect(basic).to_have_attribute("open", "")  # a group with a clause found starts open
+    law = page.locator("#clauses .clause[data-status=present]").filter(
+        has=page.get_by_role("button", name="Governing Law", exact=True))
+    expect(law.locator(".status")).to_have_text(re.compile(r"^found · [<>]?\d+%$"))
+    for row in page.locator("#clauses .clause:not([data-status=present])").all():
+        expect(row.locator("button")).to_have_count(0)  # only a clause found points at a paragraph
+
+    law.locator("button").click()
+    wait_for(lambda: len(pane.double("log.selections")) == 1)
+    assert pane.double("log.selections")[0]["paragraph"] == 9
+
+    pane.double("doc.paragraphs.splice(9, 1)")  # the lawyer deleted it meanwhile: said plainly, nothing else happens
+    law.locator("button").click()
+    expect(page.locator("#clauses-state")).to_have_text("This paragraph is no longer in the document.")

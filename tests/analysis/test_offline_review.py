@@ -80,10 +80,12 @@ def test_one_sided_indemnity_gets_a_reciprocal_indemnity_inserted(result, msa):
 
 def test_missing_governing_law_and_jurisdiction_are_inserted_before_the_signature_block(result, msa, playbook):
     last_body = anchor_of(msa, "10.1 ")
-    for key in ("governing-law", "jurisdiction"):
+    # both join the general provisions as their next sub-clauses; each insertion goes directly after 10.1, so
+    # the later one (jurisdiction) is 10.2 and governing law, pushed below it, 10.3
+    for key, number in (("governing-law", "10.3"), ("jurisdiction", "10.2")):
         (s,) = find(result, key, Kind.INSERT)
         assert s.anchor == last_body and s.position == "after" and s.source == "missing"
-        assert s.new_text == playbook.rule(key).suggested_language
+        assert s.new_text == f"{number} {playbook.rule(key).suggested_language}"
         assert s.quote == msa[-2].text  # the paragraph it goes after, quoted exactly
         # the drafted clause has a placeholder ([England and Wales]) the lawyer must confirm
         assert s.validation.status is Status.WARN
@@ -110,6 +112,7 @@ def test_missing_clause_goes_at_the_end_of_its_own_section(playbook):
     result = review(clauses, Playbook("one", (gov,)), OfflineProvider())
     (s,) = result.suggestions
     assert s.anchor == clauses[3].anchor  # section 2 is headed for it: the clause belongs there, not at the end
+    assert s.new_text.startswith("2.2 This Agreement")  # as its next sub-clause
 
 
 def test_generated_contract_gets_real_grounded_findings(generated, playbook):

@@ -1,0 +1,103 @@
+"""The clause engine: which kinds of clause a contract has, how sure we are, and where they are.
+
+Pure (no Django): it takes a document's paragraphs and returns, for each of
+CUAD's 41 categories and each playbook category the model covers, a
+calibrated presence probability and ranked sentence-complete passages
+anchored to paragraphs. The model is trained on CUAD v1's ``train`` split
+(The Atticus Project, CC BY 4.0); see ``docs/clauses.md`` for how it was
+chosen, what it scores on the ``dev`` split and the category mapping.
+
+Entry point: :func:`analyse`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from .document import units_of
+from .mapping import BASIC_INFORMATION, CUAD_TO_PLAYBOOK, PLAYBOOK_TO_CUAD
+from .model import ClauseModel, Finding, Passage, default_model
+
+# Below this presence probability a category is "absent with high confidence": only then may the
+# product say a clause is missing.
+CONFIDENT_ABSENCE = 0.15
+
+__all__ = ["BASIC_INFORMATION", "CONFIDENT_ABSENCE", "CUAD_TO_PLAYBOOK", "PLAYBOOK_TO_CUAD", "ClauseModel",
+           "ClauseReport", "Finding", "Passage", "analyse", "default_model"]
+
+
+class ParagraphLike(Protocol):
+    """A paragraph of the OOXML model or an analysis clause: text, heading level, anchor."""
+
+    @property
+    def text(self) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class ClauseReport:
+    """Findings per CUAD category and per covered playbook category, with paragraph anchors."""
+
+    cuad: dict[str, Finding]
+    playbook: dict[str, Finding]
+    anchors: list[str | None] = field(default_factory=list)
+    routes: dict[str, list[tuple[int, float]]] = field(default_factory=dict)
+
+    def routed(self, category: str) -> list[int]:
+        """Paragraphs worth showing a reviewer of a CUAD or playbook category, most likely first."""
+        kinds = PLAYBOOK_TO_CUAD.get(category, (category,))
+        best: dict[int, float] = {}
+        for kind in kinds:
+            for paragraph, prob in self.routes.get(kind, []):
+                best[paragraph] = max(best.get(paragraph, 0.0), prob)
+        return sorted(best, key=lambda p: (-best[p], p))
+
+    def anchor_of(self, passage: Passage) -> str | None:
+        """The anchor of the paragraph a passage is in (None for an unanchored paragraph)."""
+        return self.anchors[passage.paragraph] if passage.paragraph < len(self.anchors) else None
+
+    def confidently_absent(self, category: str) -> bool:
+        """Whether a CUAD or playbook category is absent with high confidence (may be called missing)."""
+        finding = self.cuad.get(category) or self.playbook.get(category)
+        return finding is not None and not finding.present and finding.probability < CONFIDENT_ABSENCE
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready form: passages carry their paragraph's anchor."""
+        def one(f: Finding) -> dict[str, object]:
+            d = f.to_dict()
+            for p, passage in zip(d["passages"], f.passages, strict=True):
+                p["anchor"] = self.anchor_of(passage)
+            return d
+
+        return {"cuad": [one(f) for f in self.cuad.values()], "playbook": [one(f) for f in self.playbook.values()]}
+
+
+def analyse(paragraphs: Sequence[ParagraphLike], *, model: ClauseModel | None = None, k: int = 5) -> ClauseReport:
+    """Classify a document given as paragraph objects (index in the sequence = paragraph number)."""
+    model = model or default_model()
+    texts = [p.text for p in paragraphs]
+    levels = [getattr(p, "heading_level", None) for p in paragraphs]
+    scores = model.score_units(units_of(texts, levels), texts)
+    cuad = model.findings(scores, k=k)
+    return ClauseReport(cuad, _playbook(cuad, k), [getattr(p, "anchor", None) for p in paragraphs],
+                        model.routes(scores))
+
+
+def _playbook(cuad: dict[str, Finding], k: int) -> dict[str, Finding]:
+    """A playbook category is present when any of its CUAD kinds is; its passages are theirs, best first."""
+    out: dict[str, Finding] = {}
+    for name, kinds in PLAYBOOK_TO_CUAD.items():
+        found = [cuad[c] for c in kinds if c in cuad]
+        if not found:
+            continue
+        prob = 1.0
+        for f in found:  # P(at least one kind present), treating the kinds as independent
+            prob *= 1.0 - f.probability
+        passages = sorted((p for f in found for p in f.passages), key=lambda p: -p.score)
+        unique: list[Passage] = []
+        for p in passages:
+            if all((q.paragraph, q.start) != (p.paragraph, p.start) for q in unique):
+                unique.append(p)
+        out[name] = Finding(name, any(f.present for f in found), 1.0 - prob, unique[:k])
+    return out

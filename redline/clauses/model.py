@@ -1,0 +1,194 @@
+"""The trained clause model: score every sentence for every category, decide presence, rank passages.
+
+The artifact is a hashed linear model (one weight column per category, stored
+as int8 with a scale per column) plus, per category, a Platt calibration of
+the document's best sentence score and the decision threshold chosen on
+out-of-fold training predictions. Scoring is a gather and a sum in NumPy: no
+vocabulary, no scikit-learn and no model download at run time.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from .document import Unit, units_of
+from .features import hashed
+
+MODEL_DIR = Path(__file__).with_name("model")
+DEFAULT_K = 5
+ROUTE_FLOOR = 0.05
+# Passages grow from their best sentence into neighbouring sentences of the same paragraph while the k
+# passages together stay within PASSAGE_BUDGET characters and each within PASSAGE_MAX: a clause is often
+# two or three sentences, and a reader takes in five short passages, not five pages.
+PASSAGE_BUDGET = 3800
+PASSAGE_MAX = 1500
+
+
+@dataclass(frozen=True, slots=True)
+class Passage:
+    """A sentence-complete span of one paragraph and how likely it belongs to the category."""
+
+    paragraph: int
+    start: int
+    end: int
+    text: str
+    score: float
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready form."""
+        return {"paragraph": self.paragraph, "start": self.start, "end": self.end, "text": self.text,
+                "score": round(self.score, 4)}
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One category in one contract: present or not, how sure, and where.
+
+    ``probability`` is the calibrated probability that the contract has this
+    kind of clause; ``present`` applies the category's threshold. Passages are
+    ranked best first and given for present categories only.
+    """
+
+    category: str
+    present: bool
+    probability: float
+    passages: list[Passage] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready form."""
+        return {"category": self.category, "present": self.present, "probability": round(self.probability, 4),
+                "passages": [p.to_dict() for p in self.passages]}
+
+
+@dataclass(frozen=True, slots=True)
+class Scores:
+    """Sentence logits of one document: ``logits[i, c]`` for unit ``i`` and category ``c``."""
+
+    units: list[Unit]
+    logits: np.ndarray
+    texts: Sequence[str] | None = None  # the paragraphs, so passages quote them verbatim
+
+
+class ClauseModel:
+    """A loaded model; :meth:`analyse` is the entry point."""
+
+    def __init__(self, arrays: dict[str, np.ndarray], meta: dict) -> None:
+        self.meta = meta
+        self.categories: list[str] = list(meta["categories"])
+        self.buckets = int(meta["buckets"])
+        self._weights = arrays["weights"].astype(np.float32) * arrays["scales"].astype(np.float32)[None, :]
+        self._bias = arrays["bias"].astype(np.float32)
+        self._calib = arrays["calibration"].astype(np.float64)
+        self._threshold = arrays["threshold"].astype(np.float64)
+        self._index = {c: i for i, c in enumerate(self.categories)}
+
+    @classmethod
+    def load(cls, directory: str | Path = MODEL_DIR) -> ClauseModel:
+        """Read ``clauses.npz`` and ``model.json`` from ``directory``."""
+        directory = Path(directory)
+        with np.load(directory / "clauses.npz") as data:
+            arrays = {k: data[k] for k in data.files}
+        meta = json.loads((directory / "model.json").read_text())
+        return cls(arrays, meta)
+
+    def score_units(self, units: Sequence[Unit], texts: Sequence[str] | None = None) -> Scores:
+        """Logits of every unit for every category (``texts``: the paragraphs the units index)."""
+        if not units:
+            return Scores(list(units), np.zeros((0, len(self.categories)), dtype=np.float32), texts)
+        idx, offsets = hashed(units, self.buckets)
+        gathered = self._weights[idx]
+        sums = np.add.reduceat(gathered, offsets[:-1], axis=0) if len(idx) else np.zeros(
+            (len(units), len(self.categories)), dtype=np.float32)
+        empty = offsets[1:] == offsets[:-1]  # reduceat repeats the next row for an empty slice
+        sums[empty] = 0.0
+        return Scores(list(units), sums + self._bias[None, :], texts)
+
+    def presence(self, best_logit: float, category: str) -> float:
+        """Calibrated probability that the contract has ``category``, from its best sentence's logit."""
+        a, b = self._calib[self._index[category]]
+        return float(1.0 / (1.0 + np.exp(-(a * best_logit + b))))
+
+    def findings(self, scores: Scores, *, k: int = DEFAULT_K) -> dict[str, Finding]:
+        """A :class:`Finding` per category from sentence scores."""
+        out: dict[str, Finding] = {}
+        n = len(scores.units)
+        for c, name in enumerate(self.categories):
+            if n == 0:
+                out[name] = Finding(name, False, 0.0)
+                continue
+            column = scores.logits[:, c]
+            top = np.argsort(-column, kind="stable")[:k]
+            prob = self.presence(float(column[top[0]]), name)
+            present = prob >= self._threshold[c]
+            passages = _passages(scores, column, top) if present else []
+            out[name] = Finding(name, bool(present), prob, passages)
+        return out
+
+    def analyse(self, paragraphs: Sequence[str], levels: Sequence[int | None] | None = None, *,
+                k: int = DEFAULT_K) -> dict[str, Finding]:
+        """Findings for a document given as paragraph texts (index = paragraph number)."""
+        return self.findings(self.score_units(units_of(paragraphs, levels), paragraphs), k=k)
+
+    def routes(self, scores: Scores, *, floor: float = ROUTE_FLOOR) -> dict[str, list[tuple[int, float]]]:
+        """Per category, the paragraphs whose best sentence has at least ``floor`` probability, best first.
+
+        This is what the review pipeline sends a rule: a paragraph the model
+        gives even a small chance is worth a reviewer's (or a model's) look.
+        """
+        out: dict[str, list[tuple[int, float]]] = {}
+        if not scores.units:
+            return {name: [] for name in self.categories}
+        paragraphs = np.asarray([u.paragraph for u in scores.units])
+        probs = 1.0 / (1.0 + np.exp(-scores.logits))
+        for c, name in enumerate(self.categories):
+            keep = np.nonzero(probs[:, c] >= floor)[0]
+            best: dict[int, float] = {}
+            for i in keep:
+                p = int(paragraphs[i])
+                best[p] = max(best.get(p, 0.0), float(probs[i, c]))
+            out[name] = sorted(best.items(), key=lambda kv: (-kv[1], kv[0]))
+        return out
+
+
+def _passages(scores: Scores, column: np.ndarray, top: np.ndarray) -> list[Passage]:
+    """The top units, each grown into its paragraph's best-scoring neighbours within the budgets."""
+    units = scores.units
+    spans = [[int(i), int(i)] for i in top]
+    used = {int(i) for i in top}
+    total = sum(len(units[i].text) for i in used)
+    for span in spans:
+        while True:
+            lo, hi = span
+            options = [j for j in (lo - 1, hi + 1)
+                       if 0 <= j < len(units) and j not in used and units[j].paragraph == units[lo].paragraph]
+            if not options:
+                break
+            j = max(options, key=lambda x: column[x])
+            size = units[max(hi, j)].end - units[min(lo, j)].start
+            if total + len(units[j].text) > PASSAGE_BUDGET or size > PASSAGE_MAX:
+                break
+            used.add(j)
+            total += len(units[j].text)
+            span[:] = [min(lo, j), max(hi, j)]
+    out = []
+    for lo, hi in spans:
+        best = max(range(lo, hi + 1), key=lambda x: column[x])
+        if scores.texts is not None:
+            text = scores.texts[units[lo].paragraph][units[lo].start: units[hi].end]
+        else:
+            text = " ".join(units[i].text for i in range(lo, hi + 1))
+        out.append(Passage(units[lo].paragraph, units[lo].start, units[hi].end, text,
+                           float(1.0 / (1.0 + np.exp(-column[best])))))
+    return out
+
+
+@lru_cache(maxsize=1)
+def default_model() -> ClauseModel:
+    """The committed model, loaded once per process."""
+    return ClauseModel.load()

@@ -1,0 +1,78 @@
+"""The committed model: its metadata, its size, and what it says about a plain contract."""
+
+import json
+from dataclasses import dataclass
+
+from redline.clauses import CONFIDENT_ABSENCE, PLAYBOOK_TO_CUAD, ClauseModel, analyse, default_model
+from redline.clauses.model import MODEL_DIR
+
+
+@dataclass
+class Para:
+    text: str
+    heading_level: int | None = None
+    anchor: str = ""
+
+
+CONTRACT = [
+    Para("DISTRIBUTION AGREEMENT", 0),
+    Para('This Distribution Agreement (the "Agreement") is made as of March 3, 2021 by and between Acme Inc., a '
+         'Delaware corporation ("Acme"), and Beta Ltd., an English company ("Distributor").'),
+    Para("1. Appointment. Acme appoints Distributor as its exclusive distributor of the Products in the Territory."),
+    Para("2. Term. This Agreement begins on the Effective Date and continues for three (3) years, and renews "
+         "automatically for successive one-year periods unless either party gives ninety (90) days' notice."),
+    Para("3. Governing Law. This Agreement shall be governed by the laws of the State of New York."),
+    Para("4. Assignment. Neither party may assign this Agreement without the prior written consent of the other."),
+    Para("IN WITNESS WHEREOF, the parties have executed this Agreement."),
+]
+for _i, _p in enumerate(CONTRACT):
+    _p.anchor = f"a{_i}"
+
+
+def test_metadata_names_its_data_split_and_licence():
+    meta = json.loads((MODEL_DIR / "model.json").read_text())
+    assert meta["data"]["name"] == "CUAD v1" and meta["data"]["split"] == "train"
+    assert "CC BY 4.0" in meta["attribution"] and "Atticus" in meta["attribution"]
+    assert len(meta["categories"]) == 41
+    assert "dev" in meta["metrics"] and meta["metrics"]["dev"]["macro"]["F1"] > 0
+    size = sum(p.stat().st_size for p in MODEL_DIR.iterdir())
+    assert size <= 20 * 1024 * 1024
+
+
+def test_a_plain_contract_is_read_right():
+    report = analyse(CONTRACT)
+    law = report.cuad["Governing Law"]
+    assert law.present and law.passages[0].paragraph == 4
+    assert law.passages[0].text == CONTRACT[4].text
+    assert report.cuad["Parties"].present and report.cuad["Parties"].passages[0].paragraph == 1
+    assert report.cuad["Document Name"].passages[0].paragraph == 0
+    assert report.cuad["Anti-Assignment"].passages[0].paragraph == 5
+    assert report.playbook["governing_law"].present
+    assert report.confidently_absent("Source Code Escrow")
+    assert not report.confidently_absent("Governing Law")
+    assert 5 in report.routed("assignment")
+    probs = [f.probability for f in report.cuad.values()]
+    assert all(0.0 <= p <= 1.0 for p in probs)
+    assert set(report.playbook) == set(PLAYBOOK_TO_CUAD)
+
+
+def test_passages_are_verbatim_and_anchored():
+    report = analyse(CONTRACT)
+    for finding in report.cuad.values():
+        for p in finding.passages:
+            assert CONTRACT[p.paragraph].text[p.start:p.end] == p.text
+    data = report.to_dict()
+    assert data["cuad"][0]["category"] == "Document Name"
+    assert all(q["anchor"] == f"a{q['paragraph']}" for f in data["cuad"] for q in f["passages"])
+
+
+def test_an_empty_document_has_no_clause():
+    report = analyse([])
+    assert not any(f.present for f in report.cuad.values())
+    assert all(f.probability < CONFIDENT_ABSENCE for f in report.cuad.values())
+
+
+def test_loading_is_cached_and_deterministic():
+    assert default_model() is default_model()
+    again = ClauseModel.load(MODEL_DIR)
+    assert analyse(CONTRACT, model=again).to_dict() == analyse(CONTRACT).to_dict()
