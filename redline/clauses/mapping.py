@@ -4,7 +4,11 @@ The playbook speaks in our 26 categories (``redline.analysis.categories``);
 the model is trained on CUAD's. A playbook category is covered by the model
 when CUAD has categories that are kinds of it; the others (indemnification,
 confidentiality, notices and the like: CUAD does not label them) keep the
-transparent keyword classifier. ``docs/clauses.md`` publishes this table.
+transparent keyword classifier. Some CUAD categories are no kind of any playbook
+category (Minimum Commitment, Volume Restriction, Non-Disparagement, Third
+Party Beneficiary): they appear in the clause overview only, rather than
+widen a rule's context with clauses it does not judge. ``docs/clauses.md``
+publishes this table.
 """
 
 from __future__ import annotations
@@ -25,10 +29,15 @@ PLAYBOOK_TO_CUAD: dict[str, tuple[str, ...]] = {
                       "Irrevocable Or Perpetual License"),
     "intellectual_property": ("Ip Ownership Assignment", "Joint Ip Ownership", "Covenant Not To Sue",
                               "Source Code Escrow"),
-    "pricing_and_fees": ("Most Favored Nation", "Price Restrictions", "Minimum Commitment", "Volume Restriction"),
+    "pricing_and_fees": ("Most Favored Nation", "Price Restrictions"),
     "payment_terms": ("Revenue/Profit Sharing",),
-    "general": ("Third Party Beneficiary", "Non-Disparagement"),
 }
+
+# Playbook categories whose every clause is some CUAD kind: for these the engine can replace the keyword
+# classifier outright. The others (payment terms, termination for cause, warranties in general, ...) are
+# only partly CUAD's, so the keyword classifier keeps its say beside the engine.
+COMPLETE: frozenset[str] = frozenset({"governing_law", "insurance", "audit_rights", "assignment", "non_solicitation",
+                                      "exclusivity", "license_grant", "term_and_renewal"})
 
 # CUAD categories that describe the contract itself rather than a clause a playbook rule checks.
 BASIC_INFORMATION: tuple[str, ...] = ("Document Name", "Parties", "Agreement Date", "Effective Date")

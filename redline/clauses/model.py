@@ -22,7 +22,7 @@ from .features import hashed
 
 MODEL_DIR = Path(__file__).with_name("model")
 DEFAULT_K = 5
-ROUTE_FLOOR = 0.05
+ROUTE_FLOOR = 0.01
 # Passages grow from their best sentence into neighbouring sentences of the same paragraph while the k
 # passages together stay within PASSAGE_BUDGET characters and each within PASSAGE_MAX: a clause is often
 # two or three sentences, and a reader takes in five short passages, not five pages.

@@ -13,7 +13,7 @@ import pytest
 from redline.clauses import default_model
 from redline.clauses.evaluate import ask_predictor, evaluate, keyword_predictor, model_predictor
 
-FLOORS = {"F1": 0.0, "R@5": 0.0}
+FLOORS = {"F1": 0.70, "R@5": 0.73}  # measured 0.752 and 0.781 (keywords: 0.580, 0.419)
 
 
 def macro(result):
