@@ -58,7 +58,7 @@ def run(pages: list[int], *, repeat: int, workdir: Path, out: TextIO) -> None:
               "--out-bookmarked", workdir / f"{n}p-anchored-again.docx"]),
             ("read model only (no anchoring, no output)", [py, "-c", _READ_ONLY, src]),
             ("python-docx: list paragraph texts", [py, "-c", _PYTHON_DOCX, src]),
-            ("clause overview, 41 CUAD categories (redline clauses)",
+            ("clause overview, 41 categories (redline clauses)",
              [py, "-m", "redline", "clauses", "--input", src, "--json"]),
             ("review end to end, offline (redline review)",
              [py, "-m", "redline", "review", "--input", src, "--out-redline", workdir / f"{n}p-reviewed.docx"]),

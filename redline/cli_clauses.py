@@ -26,7 +26,7 @@ def add_clauses(sub: argparse._SubParsersAction) -> None:
 
 def run_clauses(args: argparse.Namespace) -> int:
     """Read the document (anchored, as an upload is), classify, print."""
-    from redline.clauses import ClauseModel, analyse
+    from redline.clauses import analyse
     from redline.ooxml.paragraphs import read_document
 
     paragraphs = read_document(read_input(args.input), anchor=True).paragraphs
@@ -42,7 +42,6 @@ def run_clauses(args: argparse.Namespace) -> int:
             top = finding.passages[0]
             where = f"  ¶{top.paragraph + 1} {top.text[:70]}"
         print(f"{name:<{width}}  {mark}  {finding.probability:5.2f}{where}")
-    del ClauseModel
     return EXIT_OK
 
 
@@ -61,17 +60,14 @@ def add_clauses_train(sub: argparse._SubParsersAction) -> None:
 
 def run_clauses_train(args: argparse.Namespace) -> int:
     """Train, write the model, optionally evaluate on dev."""
-    from redline.clauses.cuad import Dataset
     from redline.clauses.train import TrainConfig, train
 
     dataset = _dataset(args.data)
     ids = dataset.splits["train"][: args.contracts] if args.contracts else None
-    log = lambda line: print(line, file=sys.stderr)  # noqa: E731
-    meta = train(args.data, args.out, config=TrainConfig(folds=args.folds, jobs=args.jobs), ids=ids, log=log)
+    meta = train(args.data, args.out, config=TrainConfig(folds=args.folds, jobs=args.jobs), ids=ids, log=_stderr)
     if args.eval:
         meta["metrics"]["dev"] = _evaluate(args.data, Path(args.out))
         (Path(args.out) / "model.json").write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n")
-    del Dataset
     return EXIT_OK
 
 
@@ -108,6 +104,10 @@ def _evaluate(data: str, model_dir: Path, out: Path | None = None, system: str =
     predictors = {"model": lambda: ev.model_predictor(_model(str(model_dir))), "ask": lambda: ev.ask_predictor,
                   "keywords": lambda: ev.keyword_predictor}
     return _summary(ev.evaluate(data, out, predictors[system]()))
+
+
+def _stderr(line: str) -> None:
+    print(line, file=sys.stderr)
 
 
 def _summary(result: dict) -> dict:

@@ -3,7 +3,8 @@
 The artifact is a hashed linear model (one weight column per category, stored
 as int8 with a scale per column) plus, per category, a Platt calibration of
 the document's best sentence score and the decision threshold chosen on
-out-of-fold training predictions. Scoring is a gather and a sum in NumPy: no
+out-of-fold training predictions (or, in the few categories where that was
+better on the training data, the keyword search decides presence). Scoring is a gather and a sum in NumPy: no
 vocabulary, no scikit-learn and no model download at run time.
 """
 
@@ -19,6 +20,7 @@ import numpy as np
 
 from .document import Unit, units_of
 from .features import hashed
+from .keywords import COMPILED
 
 MODEL_DIR = Path(__file__).with_name("model")
 DEFAULT_K = 5
@@ -86,6 +88,8 @@ class ClauseModel:
         self._bias = arrays["bias"].astype(np.float32)
         self._calib = arrays["calibration"].astype(np.float64)
         self._threshold = arrays["threshold"].astype(np.float64)
+        self._by_keywords = arrays["keyword_presence"].astype(bool)
+        self._keyword_probability = arrays["keyword_probability"].astype(np.float64)
         self._index = {c: i for i, c in enumerate(self.categories)}
 
     @classmethod
@@ -123,9 +127,16 @@ class ClauseModel:
                 out[name] = Finding(name, False, 0.0)
                 continue
             column = scores.logits[:, c]
-            top = np.argsort(-column, kind="stable")[:k]
-            prob = self.presence(float(column[top[0]]), name)
-            present = prob >= self._threshold[c]
+            if self._by_keywords[c]:
+                hits = np.asarray([bool(COMPILED[name].search(u.text)) for u in scores.units])
+                order = np.lexsort((-column, ~hits))  # keyword sentences first, each group by score
+                top = order[:k]
+                present = bool(hits.any())
+                prob = float(self._keyword_probability[c, 0 if present else 1])
+            else:
+                top = np.argsort(-column, kind="stable")[:k]
+                prob = self.presence(float(column[top[0]]), name)
+                present = prob >= self._threshold[c]
             passages = _passages(scores, column, top) if present else []
             out[name] = Finding(name, bool(present), prob, passages)
         return out
