@@ -375,10 +375,13 @@ def _operative_start(doc: Document) -> int:
 def _operative_end(doc: Document, first: int) -> int:
     """Index of the last operative paragraph: before the signature block ("[Signature page follows]",
     "Signed by ...") and before schedules, annexes and exhibits, which some contracts put ahead of their
-    signatures (their clauses are not the contract's)."""
+    signatures (their clauses are not the contract's). An exhibit title run into its first paragraph
+    counts in the second half of the document (CUAD's filings often render them so)."""
+    half = len(doc.clauses) // 2
     for i in range(first + 1, doc.body_end + 1):
         text = doc.clauses[i].text
-        if (doc.is_heading[i] and _SCHEDULE.match(text)) or _ENTERED_INTO.match(text) or _SIGNATURE.match(text):
+        schedule = _SCHEDULE.match(text) and (doc.is_heading[i] or i >= half)  # "Exhibit A Revenue ..." run in
+        if schedule or _ENTERED_INTO.match(text) or _SIGNATURE.match(text):
             return i - 1
     return doc.body_end
 

@@ -79,9 +79,13 @@ def rule_present(doc: Document, rule: Rule, selected: list[int]) -> bool:
 
     For a category the clause engine covers, the clause also counts as present
     unless the engine is confident it is absent: a lawyer shown a "missing"
-    clause that is really there stops trusting every other finding.
+    clause that is really there stops trusting every other finding. For the
+    other categories, a section headed for the category with text under it
+    ("13. NOTICES" over the notice clause) is the clause, whatever its wording.
     """
     if rule.category.value in PLAYBOOK_TO_CUAD and not doc.found.confidently_absent(rule.category.value):
+        return True
+    if rule.category.value not in PLAYBOOK_TO_CUAD and _headed_section(doc, rule):
         return True
     if rule.detect:
         patterns = [matcher(compile_pattern(p)) for p in rule.detect]
@@ -100,3 +104,12 @@ def rule_present(doc: Document, rule: Rule, selected: list[int]) -> bool:
         elif rule.category in doc.categories[i] or (keywords is not None and keywords.search(text, lower)):
             return True
     return False
+
+
+def _headed_section(doc: Document, rule: Rule) -> bool:
+    """Whether a body paragraph (not a definition) sits under a heading announcing the rule's category."""
+    return any(
+        not doc.is_heading[i] and rule.category in doc.section_categories[i]
+        and Category.DEFINITIONS not in doc.categories[i]
+        for i in range(len(doc.clauses))
+    )

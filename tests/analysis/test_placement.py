@@ -489,3 +489,41 @@ def test_end_to_end_word_list_numbering_continues_instead_of_a_typed_number(tmp_
     txt = oracles.oracle.normalise(oracles.oracle.lo_paragraphs(str(out), "accept", method="txt"))
     at = txt.index(next(line for line in txt if line.endswith(dp)))
     assert txt[at].startswith("5.3") and txt[at - 1].startswith("5.2") and txt[at + 1].startswith("6.")
+
+
+# -- shapes seen in CUAD's dev contracts -------------------------------------------------------------------------
+def test_an_exhibit_run_into_its_first_paragraph_ends_the_operative_body(playbook):
+    """CUAD filings render "Exhibit A Revenue, Cost ..." as body text: a clause never goes after it."""
+    rows: list[Row] = [("DISTRIBUTION AGREEMENT", "Title", None),
+                       ("This Agreement is made between Acme Inc. (the “Supplier”) and Beta LLC (the “Customer”).",
+                        None, None)]
+    rows += [(f"{n}. Clause {n}. The Supplier shall perform obligation number {n} with reasonable care.", None, None)
+             for n in range(1, 9)]
+    rows += [("9. Miscellaneous 9.1 Entire Agreement. This Agreement is the entire agreement of the parties.",
+              None, None),
+             ("9.2 Exhibits. The Exhibits referred to in the Agreement are incorporated by reference.", None, None)]
+    rows += [("Exhibit A Revenue, Cost and Margin April 28, 2016 Gross Revenue Net Revenue", None, None),
+             ("Materials Cost Center Expenses including wages and related taxes and benefits", None, None),
+             ("Exhibit B Development Plan FY 2016 Target Review Month", None, None)]
+    clauses = make_clauses(rows)
+    doc = build_document(clauses)
+    placement = place_missing(doc, playbook.rule("jurisdiction"))
+    exhibit = next(i for i, c in enumerate(clauses) if c.text.startswith("Exhibit A"))
+    assert placement.after < exhibit
+
+
+def test_a_section_headed_for_an_uncovered_category_is_that_clause(playbook):
+    """ "13. NOTICES" over text the keyword classifier does not read as a notice clause: not missing."""
+    from redline.analysis.selection import rule_present, select_clauses
+
+    rows: list[Row] = [("SERVICES AGREEMENT", "Title", None),
+                       ("1. SERVICES", "Heading 1", 1),
+                       ("The Supplier shall provide the Services with reasonable skill and care.", None, None),
+                       ("2. NOTICES", "Heading 1", 1),
+                       ("Either party may change the address to which correspondence is sent by telling the other.",
+                        None, None)]
+    doc = build_document(make_clauses(rows))
+    rule = playbook.rule("notices")
+    assert rule_present(doc, rule, select_clauses(doc, rule))
+    bare = build_document(make_clauses(rows[:3]))
+    assert not rule_present(bare, rule, select_clauses(bare, rule))
