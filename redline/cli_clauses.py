@@ -101,9 +101,15 @@ def _evaluate(data: str, model_dir: Path, out: Path | None = None, system: str =
     from redline.clauses import evaluate as ev
 
     out = out or Path(tempfile.mkdtemp(prefix="redline-clauses-")) / "dev-predictions.jsonl"
-    predictors = {"model": lambda: ev.model_predictor(_model(str(model_dir))), "ask": lambda: ev.ask_predictor,
+    predictors = {"model": lambda: ev.model_predictor(_model(str(model_dir))), "ask": _ask_predictor,
                   "keywords": lambda: ev.keyword_predictor}
     return _summary(ev.evaluate(data, out, predictors[system]()))
+
+
+def _ask_predictor() -> object:
+    from redline.retrieval.ask_eval import ask_predictor
+
+    return ask_predictor
 
 
 def _stderr(line: str) -> None:

@@ -17,14 +17,14 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from .document import units_of
-from .mapping import BASIC_INFORMATION, COMPLETE, CUAD_TO_PLAYBOOK, PLAYBOOK_TO_CUAD
+from .mapping import COMPLETE, PLAYBOOK_TO_CUAD
 from .model import ClauseModel, Finding, Passage, default_model
 
 # Below this presence probability a category is "absent with high confidence": only then may the
 # product say a clause is missing.
 CONFIDENT_ABSENCE = 0.15
 
-__all__ = ["BASIC_INFORMATION", "COMPLETE", "CONFIDENT_ABSENCE", "CUAD_TO_PLAYBOOK", "PLAYBOOK_TO_CUAD", "ClauseModel",
+__all__ = ["COMPLETE", "CONFIDENT_ABSENCE", "PLAYBOOK_TO_CUAD", "ClauseModel",
            "ClauseReport", "Finding", "Passage", "analyse", "default_model"]
 
 

@@ -11,9 +11,8 @@ code path for training and for use keeps the two from drifting apart.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
 
 from .units import sentence_spans
 
@@ -28,13 +27,6 @@ _LEAD_HEADING = re.compile(
     r"(?=\s+(?:[A-Z][a-z]|\d+\.\d|\(|$))"
 )
 _SMALL = frozenset(["a", "an", "and", "as", "at", "by", "for", "in", "of", "on", "or", "the", "to", "with", "upon", "under"])
-
-
-class ParagraphLike(Protocol):
-    """What the engine reads of a paragraph: its text and, when known, its Word heading level."""
-
-    @property
-    def text(self) -> str: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,13 +99,3 @@ def units_of(paragraphs: Sequence[str], levels: Sequence[int | None] | None = No
             raw.append((i, span.start, span.end, piece, heading if not head else "", caption, head, n == 0))
     total = max(1, len(raw))
     return [Unit(p, s, e, t, h, c, k / total, hd, first) for k, (p, s, e, t, h, c, hd, first) in enumerate(raw)]
-
-
-def paragraph_texts(paragraphs: Iterable[ParagraphLike]) -> tuple[list[str], list[int | None]]:
-    """Texts and heading levels of paragraph-model objects (``heading_level`` read when present)."""
-    texts: list[str] = []
-    levels: list[int | None] = []
-    for p in paragraphs:
-        texts.append(p.text)
-        levels.append(getattr(p, "heading_level", None))
-    return texts, levels

@@ -16,7 +16,6 @@ from pathlib import Path
 
 from . import ClauseModel, analyse
 from .baseline import keyword_findings
-from .model import Finding, Passage
 
 Predictor = Callable[[list], dict]
 
@@ -36,25 +35,6 @@ def model_predictor(model: ClauseModel, *, k: int = 5) -> Predictor:
 def keyword_predictor(paragraphs: list) -> dict:
     """The keyword baseline as a predictor."""
     return keyword_findings([p.text for p in paragraphs])
-
-
-def ask_predictor(paragraphs: list) -> dict:
-    """``ask`` with one plain question per category, its citations as passages (what a user of ask sees)."""
-    from redline.retrieval.ask import ask
-    from redline.retrieval.graph import ContractGraph
-    from redline.retrieval.search import SearchIndex
-
-    from .questions import PLAIN_QUESTIONS
-
-    index = SearchIndex(ContractGraph.from_paragraphs(paragraphs))
-    where = {p.anchor: i for i, p in enumerate(paragraphs)}
-    out = {}
-    for name, question in PLAIN_QUESTIONS.items():
-        answer = ask(index, question)
-        passages = [Passage(where[c.anchor], 0, 0, c.quote, 1.0) for c in answer.citations]
-        probability = answer.clause["probability"] if answer.clause else float(bool(passages))
-        out[name] = Finding(name, bool(passages), probability, passages)
-    return out
 
 
 def prediction_lines(data: Path, ids: Iterable[str], predict: Predictor) -> list[dict]:

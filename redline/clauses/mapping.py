@@ -38,8 +38,3 @@ PLAYBOOK_TO_CUAD: dict[str, tuple[str, ...]] = {
 # only partly CUAD's, so the keyword classifier keeps its say beside the engine.
 COMPLETE: frozenset[str] = frozenset({"governing_law", "insurance", "audit_rights", "assignment", "non_solicitation",
                                       "exclusivity", "license_grant", "term_and_renewal"})
-
-# CUAD categories that describe the contract itself rather than a clause a playbook rule checks.
-BASIC_INFORMATION: tuple[str, ...] = ("Document Name", "Parties", "Agreement Date", "Effective Date")
-
-CUAD_TO_PLAYBOOK: dict[str, str] = {cuad: pb for pb, cuads in PLAYBOOK_TO_CUAD.items() for cuad in cuads}
