@@ -16,7 +16,7 @@ import json
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from redline.clauses import PLAYBOOK_TO_CUAD, ClauseReport
+from redline.clauses import PLAYBOOK_TO_CUAD
 
 from .clauses import clauses_from_paragraphs
 from .document import Document, build_document
@@ -57,7 +57,7 @@ def measure(data: str | Path, *, playbook: Playbook | None = None,
         index_of = {p.anchor: p.index for p in result.paragraphs if p.anchor}
         ranges = [tuple(paragraph_map[index_of[c.anchor]][:2]) for c in clauses]
         doc = build_document(clauses)
-        plain = replace(doc, found=ClauseReport(doc.found.cuad, doc.found.playbook, doc.found.anchors, {}))
+        plain = replace(doc, found=replace(doc.found, routes={}))
         for rule in rules:
             spans = [s for cat in PLAYBOOK_TO_CUAD[rule.category.value] for s in gold.get((cid, cat), [])]
             for name, view in (("engine", doc), ("keywords", plain)):
@@ -67,9 +67,10 @@ def measure(data: str | Path, *, playbook: Playbook | None = None,
 
 def _tally(tally: Tally, doc: Document, rule: object, spans: list[list[tuple[int, int]]],
            ranges: list[tuple[int, int]]) -> None:
-    chosen = sorted(ranges[i] for i in select_clauses(doc, rule))
+    selected = select_clauses(doc, rule)
+    chosen = sorted(ranges[i] for i in selected)
     starts = [a for a, _ in chosen]
-    tally.chars += sum(len(doc.clauses[i].text) for i in select_clauses(doc, rule))
+    tally.chars += sum(len(doc.clauses[i].text) for i in selected)
     for copies in spans:
         tally.total += 1
         tally.found += any(_overlaps(chosen, starts, a, b) for a, b in copies)

@@ -9,7 +9,9 @@ unit keeps its offsets into the original text so gold spans can label it.
 
 from __future__ import annotations
 
+import bisect
 import gzip
+import hashlib
 import json
 import re
 from collections import defaultdict
@@ -49,8 +51,6 @@ class Dataset:
 
     def version(self) -> str:
         """A short fingerprint of the files that define the data (for the model's metadata)."""
-        import hashlib
-
         h = hashlib.sha256()
         for name in ("splits.json", "gold.jsonl.gz", "contracts.jsonl.gz"):
             h.update((self.root / name).read_bytes())
@@ -97,8 +97,6 @@ def unit_labels(spans: list[tuple[int, int]], gold: dict[str, list[tuple[int, in
     """For each unit, the indices of the categories whose gold spans it overlaps."""
     out: list[list[int]] = [[] for _ in spans]
     starts = [s for s, _ in spans]
-    import bisect
-
     for c, name in enumerate(categories):
         for a, b in gold.get(name, []):
             i = max(0, bisect.bisect_right(starts, a) - 1)

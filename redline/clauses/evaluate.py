@@ -48,21 +48,18 @@ def prediction_lines(data: Path, ids: Iterable[str], predict: Predictor) -> list
     return lines
 
 
-def score(data: Path, predictions: Path, *, md: Path | None = None, extra: Iterable[Path] = ()) -> dict:
-    """Run the data set's scorer on prediction files; return its JSON results."""
+def score(data: Path, predictions: Path) -> dict:
+    """Run the data set's scorer on a prediction file (Markdown summary beside it); return its JSON results."""
     out = predictions.with_suffix(".score.json")
-    cmd = [sys.executable, str(data / "score.py"), str(predictions), *map(str, extra), "--split", "dev",
-           "--json", str(out), "--top", "41"]
-    if md is not None:
-        cmd += ["--md", str(md)]
+    cmd = [sys.executable, str(data / "score.py"), str(predictions), "--split", "dev", "--json", str(out),
+           "--top", "41", "--md", str(predictions.with_suffix(".md"))]
     subprocess.run(cmd, check=True, capture_output=True, text=True)
     return json.loads(out.read_text())
 
 
-def evaluate(data: str | Path, out: str | Path, predict: Predictor, *, ids: list[str] | None = None) -> dict:
-    """Predict the dev split (or ``ids`` of it) into ``out`` (JSONL) and score it."""
+def evaluate(data: str | Path, out: str | Path, predict: Predictor) -> dict:
+    """Predict the dev split into ``out`` (JSONL) and score it."""
     data, out = Path(data), Path(out)
-    dev = json.loads((data / "splits.json").read_text())["dev"]
-    lines = prediction_lines(data, [i for i in dev if ids is None or i in ids], predict)
+    lines = prediction_lines(data, json.loads((data / "splits.json").read_text())["dev"], predict)
     out.write_text("".join(json.dumps(line) + "\n" for line in lines))
-    return score(data, out, md=out.with_suffix(".md"))
+    return score(data, out)

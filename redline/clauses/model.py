@@ -10,6 +10,8 @@ vocabulary, no scikit-learn and no model download at run time.
 
 from __future__ import annotations
 
+import hashlib
+import io
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -18,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .document import Unit, units_of
+from .document import Unit
 from .features import hashed
 from .keywords import COMPILED
 
@@ -75,14 +77,15 @@ class Scores:
 
     units: list[Unit]
     logits: np.ndarray
-    texts: Sequence[str] | None = None  # the paragraphs, so passages quote them verbatim
+    texts: Sequence[str]  # the paragraphs the units index, so passages quote them verbatim
 
 
 class ClauseModel:
-    """A loaded model; :meth:`analyse` is the entry point."""
+    """A loaded model: :meth:`score_units`, then :meth:`findings` and :meth:`routes` (see ``analyse``)."""
 
-    def __init__(self, arrays: dict[str, np.ndarray], meta: dict) -> None:
+    def __init__(self, arrays: dict[str, np.ndarray], meta: dict, fingerprint: str) -> None:
         self.meta = meta
+        self.fingerprint = fingerprint  # of the artifact's bytes: what a cached result was computed with
         self.categories: list[str] = list(meta["categories"])
         self.buckets = int(meta["buckets"])
         self._weights = arrays["weights"]  # int8: 11 MB, against 43 MB as float32
@@ -98,12 +101,12 @@ class ClauseModel:
     def load(cls, directory: str | Path = MODEL_DIR) -> ClauseModel:
         """Read ``clauses.npz`` and ``model.json`` from ``directory``."""
         directory = Path(directory)
-        with np.load(directory / "clauses.npz") as data:
+        weights, meta = (directory / "clauses.npz").read_bytes(), (directory / "model.json").read_bytes()
+        with np.load(io.BytesIO(weights)) as data:
             arrays = {k: data[k] for k in data.files}
-        meta = json.loads((directory / "model.json").read_text())
-        return cls(arrays, meta)
+        return cls(arrays, json.loads(meta), hashlib.sha256(weights + meta).hexdigest()[:16])
 
-    def score_units(self, units: Sequence[Unit], texts: Sequence[str] | None = None) -> Scores:
+    def score_units(self, units: Sequence[Unit], texts: Sequence[str]) -> Scores:
         """Logits of every unit for every category (``texts``: the paragraphs the units index).
 
         Scored in chunks of units, so a 300-page contract never holds all its
@@ -146,11 +149,6 @@ class ClauseModel:
             passages = _passages(scores, column, top) if present else []
             out[name] = Finding(name, bool(present), prob, passages)
         return out
-
-    def analyse(self, paragraphs: Sequence[str], levels: Sequence[int | None] | None = None, *,
-                k: int = DEFAULT_K) -> dict[str, Finding]:
-        """Findings for a document given as paragraph texts (index = paragraph number)."""
-        return self.findings(self.score_units(units_of(paragraphs, levels), paragraphs), k=k)
 
     def routes(self, scores: Scores, *, floor: float = ROUTE_FLOOR) -> dict[str, list[tuple[int, float]]]:
         """Per category, the paragraphs whose best sentence has at least ``floor`` probability, best first.
@@ -196,10 +194,7 @@ def _passages(scores: Scores, column: np.ndarray, top: np.ndarray) -> list[Passa
     out = []
     for lo, hi in spans:
         best = max(range(lo, hi + 1), key=lambda x: column[x])
-        if scores.texts is not None:
-            text = scores.texts[units[lo].paragraph][units[lo].start: units[hi].end]
-        else:
-            text = " ".join(units[i].text for i in range(lo, hi + 1))
+        text = scores.texts[units[lo].paragraph][units[lo].start: units[hi].end]
         out.append(Passage(units[lo].paragraph, units[lo].start, units[hi].end, text,
                            float(1.0 / (1.0 + np.exp(-column[best])))))
     return out

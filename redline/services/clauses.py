@@ -11,7 +11,6 @@ is absent; one neither present nor confidently absent is "uncertain".
 from __future__ import annotations
 
 import hashlib
-import re
 from dataclasses import dataclass, fields
 from typing import Any, Literal
 
@@ -186,15 +185,14 @@ def clause_model_info() -> dict[str, Any]:
 
 # -- cache ------------------------------------------------------------------------------
 def _cache_key(sha256: str, model: ClauseModel) -> str:
-    """Content hash, model identity (data version, feature version) and the report's shape.
+    """Content hash, the model artifact's fingerprint and the report's shape.
 
-    The report is cached as it is (Django's cache pickles it); its shape (the fields of the
-    report, finding and passage classes) is in the key, so a report cached by older code is
-    never read back into a class that has changed since.
+    A retrained model (same data, new weights or thresholds) is a new key. The report is
+    cached as it is (Django's cache pickles it); its shape (the fields of the report,
+    finding and passage classes) is in the key, so a report cached by older code is never
+    read back into a class that has changed since.
     """
-    info = model.meta.get("data") if isinstance(model.meta.get("data"), dict) else {}
-    ident = re.sub(r"[^A-Za-z0-9._-]", "_", f"{info.get('version', '')}-{model.meta.get('feature_version', '')}")
-    return f"redline:clauses:{ident[:80]}:{_SHAPE}:{sha256}"
+    return f"redline:clauses:{model.fingerprint}:{_SHAPE}:{sha256}"
 
 
 def _shape() -> str:

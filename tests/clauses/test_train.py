@@ -6,7 +6,7 @@ import sys
 
 import numpy as np
 
-from redline.clauses import ClauseModel, analyse
+from redline.clauses import ClauseModel, analyse, default_model
 from redline.clauses.cuad import Dataset
 from redline.clauses.document import units_of
 
@@ -37,9 +37,10 @@ def test_retraining_on_a_slice_is_deterministic_and_usable(cuad_slice, tmp_path)
             assert np.array_equal(a[name], b[name]), name
         assert a["weights"].dtype == np.int8 and a["weights"].shape == (meta["buckets"], 41)
     model = ClauseModel.load(tmp_path / "a")
+    assert model.fingerprint != default_model().fingerprint  # a new artifact is a new cache key for reports
     # the eight shortest training contracts name their parties but have hardly any other clause
     text = "This Agreement is entered into by and between Acme Inc., a Delaware corporation, and Beta LLC."
-    scores = model.score_units(units_of([text]))
+    scores = model.score_units(units_of([text]), [text])
     assert scores.logits.shape == (1, 41)
     assert model.categories[int(scores.logits[0].argmax())] == "Parties"
     report = analyse([Para(text)], model=model)
