@@ -21,6 +21,7 @@ from ninja.types import DictStrAny
 from redline.errors import ApplicationError
 
 from .auth import ApiKeyAuth
+from .docs import ApiDocs
 from .routers import addin, analytics, clauses, documents, health, jobs, preferences, revisions, runs, suggestions
 
 logger = logging.getLogger(__name__)
@@ -82,6 +83,7 @@ api = RedlineAPI(
     description="Contract review for the Word add-in: documents, runs, suggestions keyed to anchors, feedback.",
     auth=ApiKeyAuth(),
     urls_namespace="api",
+    docs=ApiDocs(),
     parser=ObjectBodyParser(),
 )
 

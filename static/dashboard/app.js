@@ -30,6 +30,13 @@
     }
   });
 
+  // <select data-autosubmit>: choosing an option submits its form (the workspace switcher).
+  // A listener here, not an onchange attribute: the page's CSP allows no inline script.
+  document.addEventListener("change", function (event) {
+    var select = event.target.closest("select[data-autosubmit]");
+    if (select && select.form) select.form.requestSubmit();
+  });
+
   // htmx does not swap error responses; say what happened instead of doing nothing.
   document.addEventListener("htmx:responseError", function (event) {
     var status = event.detail.xhr.status;

@@ -7,17 +7,12 @@ import os
 import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 
 from tests.support.asgi_server import asgi_server
-
-DOUBLE = Path(__file__).parent / "office_double" / "office.js"
-OFFICE_JS = "https://appsforoffice.microsoft.com/lib/1/hosted/office.js"
-CHROMIUM = os.environ.get("REDLINE_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, OFFICE_JS
+from tests.support.browser import OFFICE_DOUBLE as DOUBLE
 
 
 @pytest.fixture

@@ -144,6 +144,19 @@ def test_dashboard_pages_get_a_strict_csp_and_api_responses_a_closed_one(alice, 
         "inline script or style would be blocked by the CSP"
 
 
+@pytest.mark.django_db
+def test_only_the_api_docs_page_may_run_scripts_and_styles_of_our_own(alice, client):
+    from addin_api.docs import DOCS_CSP
+
+    docs = client.get("/api/docs")
+    assert docs.status_code == 200 and docs["Content-Security-Policy"] == DOCS_CSP
+    assert "script-src 'self'" in DOCS_CSP and "unsafe" not in DOCS_CSP and "frame-ancestors 'none'" in DOCS_CSP
+    inline = r"<script>|<script (?![^>]*application/json)[^>]*>[^<]|\sstyle=|\son\w+=|https?://"
+    assert not re.search(inline, docs.content.decode()), "the docs page needs inline script or another origin"
+    schema = client.get("/api/openapi.json")
+    assert schema["Content-Security-Policy"] == "default-src 'none'; frame-ancestors 'none'"
+
+
 def test_the_allowed_inline_style_is_the_one_vendored_htmx_inserts():
     from pathlib import Path
 

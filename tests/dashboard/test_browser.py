@@ -24,14 +24,10 @@ from redline.services.runs import run_request
 from redline.worker import in_process_worker
 from tests.dashboard.conftest import CONTRACT, PASSWORD, seed_run
 from tests.support.asgi_server import asgi_server
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, SHOTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-CHROMIUM = "/usr/bin/chromium"
-# Without the background-networking flags Chromium's own connections are refused in CI sandboxes and slow it down.
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-SHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 
 
 @pytest.fixture(scope="module")
