@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import wraps
+from functools import cache, wraps
 from typing import TYPE_CHECKING
 
 from django.contrib.auth.views import redirect_to_login
@@ -67,3 +67,27 @@ def admin_required(view: View) -> View:
 def is_admin(membership: Membership) -> bool:
     """Admins edit playbooks and preferences and manage keys; everyone else reads and gives feedback."""
     return membership.role == Role.ADMIN
+
+
+def navigation(request: HttpRequest) -> dict[str, object]:
+    """Template context processor: the header's workspace data on pages no dashboard view rendered.
+
+    Dashboard views pass these themselves (``render_page``); the 403 and 404 pages
+    are rendered by Django, and without this they would lose the navigation. The
+    values are callables, so the queries run only when a template shows them.
+    """
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return {}
+
+    @cache
+    def membership() -> Membership | None:
+        known = getattr(request, "membership", None)
+        return known or selectors.membership_for_user(user_id=user.pk, workspace_id=request.session.get(SESSION_KEY)) \
+            or selectors.membership_for_user(user_id=user.pk)
+
+    @cache
+    def memberships() -> list[Membership]:
+        return list(Membership.objects.filter(user=user).select_related("workspace"))
+
+    return {"membership": membership, "memberships": memberships}

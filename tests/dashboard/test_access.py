@@ -57,6 +57,9 @@ def test_admin_pages_are_403_pages_for_reviewers(reviewer, seeded):
         resp = getattr(reviewer, method)(url, {"text": "x", "reason": "y"} if method == "post" else None)
         assert resp.status_code == 403, (method, url)
         assert b"You can't do that here" in resp.content and b"Traceback" not in resp.content
+    page = reviewer.get("/keys/").content.decode()
+    assert 'aria-label="Main"' in page and "Alice LLP · reviewer" in page  # the navigation stays
+    assert "API keys</a>" not in page
     # Nothing changed.
     assert seeded.run.playbook_version.playbook.versions.count() == 1
 
@@ -90,6 +93,7 @@ def test_another_workspaces_ids_are_404(bob, seeded, simple_docx):
         resp = client.get(url)
         assert resp.status_code == 404, url
         assert b"Not found" in resp.content
+        assert b'aria-label="Main"' in resp.content and b"Bob" in resp.content  # the navigation stays
     posts = [
         f"/documents/{run.document_version.document_id}/runs/", f"/runs/{run.pk}/rerun/",
         f"/suggestions/{seeded.suggestions[0].pk}/feedback/", f"/playbooks/{pb}/rules/payment-terms/toggle/",
