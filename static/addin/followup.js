@@ -1,5 +1,5 @@
-// The optional 👎 follow-up: reasons and a comment, shown under the result.
-// It never blocks: the 👎 itself is already sent, nothing else waits for this
+// The optional thumbs-down follow-up: reasons and a comment, shown under the result.
+// It never blocks: the thumbs-down itself is already sent, nothing else waits for this
 // panel, and Skip, Escape or a click anywhere outside closes it.
 
 export class FollowUp {

@@ -3,7 +3,7 @@
 // model, and neither is trusted markup.
 
 import { clauseGroups } from "./clauses.js";
-import { groupResults, kindLabel, verdictLabel } from "./results.js";
+import { groupResults, kindLabel, validationCaution, validationIssues, verdictLabel } from "./results.js";
 
 function clone(id) {
   return document.getElementById(id).content.firstElementChild.cloneNode(true);
@@ -27,13 +27,24 @@ function card(s) {
   verdictEl.hidden = !verdict;
   verdictEl.textContent = verdict ? `Validator: ${verdict}` : "";
   verdictEl.dataset.status = s.validation ? s.validation.status : "";
-  const issues = el.querySelector(".issues");
-  for (const issue of (s.validation && s.validation.issues) || []) {
+  // A suggestion the validator did not pass says so, and why, above its Apply button.
+  const caution = el.querySelector(".caution");
+  const lead = validationCaution(s);
+  caution.hidden = !lead;
+  caution.dataset.status = verdictEl.dataset.status;
+  caution.querySelector(".caution-lead").textContent = lead;
+  const issues = caution.querySelector(".issues");
+  for (const text of lead ? validationIssues(s) : []) {
     const li = document.createElement("li");
-    li.textContent = issue.description;
+    li.textContent = text;
     issues.append(li);
   }
   issues.hidden = !issues.children.length;
+  if (lead) {
+    caution.id = `caution-${s.id}`;
+    el.querySelector(".apply").setAttribute("aria-describedby", caution.id);
+  }
+  el.dataset.verdict = verdictEl.dataset.status;
   return el;
 }
 
@@ -76,11 +87,11 @@ export function renderResults(container, { suggestions, anchors, rules }) {
 export function paintCard(el, { canAct, canApply, applied, vote, message, tone }) {
   const apply = el.querySelector(".apply");
   apply.disabled = !canAct || !canApply || applied;
-  apply.textContent = applied ? "Applied" : "Apply";
+  apply.textContent = applied ? "Applied" : el.dataset.verdict === "FAIL" ? "Apply anyway" : "Apply";
   for (const button of el.querySelectorAll(".vote")) {
-    const mine = button.classList.contains(vote || "none");
-    button.disabled = !canAct || Boolean(vote);
-    button.setAttribute("aria-pressed", String(mine));
+    // A vote can be changed: pressing the other button replaces it (the API keeps one per person).
+    button.disabled = !canAct;
+    button.setAttribute("aria-pressed", String(button.classList.contains(vote || "none")));
   }
   const state = el.querySelector(".state");
   state.textContent = message || "";

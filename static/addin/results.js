@@ -36,6 +36,40 @@ export function verdictLabel(validation) {
   return label + confidence;
 }
 
+function words(text) {
+  return String(text || "").trim().replace(/\s+/g, " ").toLowerCase();
+}
+
+/** The validator's reasons, once each, leaving out any that only repeat the suggestion's own comment. */
+export function validationIssues(suggestion) {
+  const comment = words(suggestion.comment);
+  const seen = new Set();
+  const out = [];
+  for (const issue of (suggestion.validation && suggestion.validation.issues) || []) {
+    const text = String(issue.description || "").trim();
+    const key = words(text);
+    if (!key || key === comment || seen.has(key)) continue;
+    seen.add(key);
+    out.push(text);
+  }
+  return out;
+}
+
+/**
+ * What to know before applying a suggestion the validator did not pass; "" when it passed
+ * (or was not validated). The reasons themselves are validationIssues().
+ */
+export function validationCaution(suggestion) {
+  const status = suggestion.validation && suggestion.validation.status;
+  if (status !== "FAIL" && status !== "WARN") return "";
+  const lead = status === "FAIL"
+    ? "Check before applying: the validator found problems with this suggestion."
+    : "Check before applying: the validator has doubts about this suggestion.";
+  return validationIssues(suggestion).length
+    ? lead
+    : `${lead} It gave no details, so compare the proposal with the contract yourself.`;
+}
+
 /**
  * Where a result sits in the document: its paragraph's index, then the server's order.
  * Results on paragraphs the pane cannot find sort last.

@@ -19,7 +19,9 @@ import { followRun } from "./stream.js";
 import * as word from "./word.js";
 
 const DOCX_MIME = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
-const SECTIONS = ["starting", "unsupported", "signed-out", "workspace"];
+const SECTIONS = ["starting", "load-failed", "unsupported", "signed-out", "workspace"];
+// Office.js normally answers in well under a second; after this long the pane says what to do.
+const OFFICE_TIMEOUT_MS = 8000;
 const $ = (id) => document.getElementById(id);
 
 const api = new Api(() => auth.storedKey());
@@ -217,7 +219,7 @@ async function review() {
   const [finished, suggestions] = await Promise.all([api.get(`/runs/${run.id}`), api.get(`/runs/${run.id}/suggestions`)]);
   state.suggestions = suggestions;
   state.final = true;
-  showProgress("done", {});
+  $("progress").hidden = true; // the summary below is the one completion message
   $("summary").textContent = summaryMessage(suggestions.length);
   const notRepeated = notRepeatedMessage(finished.stats);
   $("not-repeated").textContent = notRepeated;
@@ -370,20 +372,29 @@ async function applyAll() {
 
 // -- feedback -------------------------------------------------------------------------
 
+const feedbackSent = new Map(); // pk -> the last feedback request: a changed vote is sent after the one it replaces
+
 function sendFeedback(s, body) {
-  return api.post(`/suggestions/${s.pk}/feedback`, body).catch((error) => console.warn("feedback not sent", error));
+  const previous = feedbackSent.get(s.pk) || Promise.resolve();
+  const sent = previous
+    .then(() => api.post(`/suggestions/${s.pk}/feedback`, body))
+    .catch((error) => console.warn("feedback not sent", error));
+  feedbackSent.set(s.pk, sent);
+  return sent;
 }
 
 function vote(s, up, button) {
-  state.votes.set(s.pk, up ? "up" : "down");
+  const choice = up ? "up" : "down";
+  if (state.votes.get(s.pk) === choice) return; // pressing the current vote again changes nothing
+  state.votes.set(s.pk, choice);
   paint(s);
-  const sent = sendFeedback(s, { thumbs_up: up }); // fire and forget: nothing waits for it
+  sendFeedback(s, { thumbs_up: up }); // fire and forget: nothing waits for it
   if (!up) {
     followUp.open(
       state.cards.get(s.id),
       ({ reason, comment }) => {
         if (reason || comment) {
-          sent.then(() => sendFeedback(s, { thumbs_up: false, follow_up_reason: reason, additional_comments: comment }));
+          sendFeedback(s, { thumbs_up: false, follow_up_reason: reason, additional_comments: comment });
         }
       },
       button,
@@ -415,7 +426,14 @@ function wire() {
   });
 }
 
-Office.onReady().then((info) => {
+/** Office.js did not load or Word does not answer: say so, and what to do, instead of "Starting…" forever. */
+function loadFailed(message) {
+  $("load-failed-text").textContent = message;
+  $("reload").addEventListener("click", () => window.location.reload());
+  show("load-failed");
+}
+
+function start(info) {
   if (info.host !== Office.HostType.Word) {
     show("unsupported");
     return;
@@ -430,4 +448,22 @@ Office.onReady().then((info) => {
   wire();
   if (auth.storedKey()) signedIn();
   else signedOut();
-});
+}
+
+if (typeof Office === "undefined") {
+  loadFailed(
+    "Office.js, which lets the pane talk to Word, could not be loaded from appsforoffice.microsoft.com. " +
+      "Check your internet connection, or ask IT whether a firewall or proxy blocks that address, then reload the pane.",
+  );
+} else {
+  const timer = setTimeout(() => {
+    loadFailed(
+      "Word has not answered the pane for 8 seconds. Close the Redline pane and open it again from " +
+        "Home › Review contract; if this keeps happening, save your work and restart Word.",
+    );
+  }, OFFICE_TIMEOUT_MS);
+  Office.onReady().then((info) => {
+    clearTimeout(timer);
+    start(info);
+  });
+}

@@ -17,6 +17,7 @@ from playwright.sync_api import expect
 from redline.clauses import PLAYBOOK_TO_CUAD
 from redline.models import AnalysisRun, ApiKey, Document, DocumentVersion, Feedback, KnownEntry, Outcome, Suggestion
 from redline.services.playbooks import playbook_default_install
+from tests.support.browser import OFFICE_JS
 from tests.support.clause_contract import GOVERNING_LAW
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -95,8 +96,8 @@ def test_sign_in_review_apply_feedback_and_rereview(alice, open_pane):
 
     # Review: anchors, identity, upload of the whole file, progress to done, results.
     review(pane)
-    expect(page.locator("#progress-text")).to_have_text("Review complete.")
-    assert page.eval_on_selector("#progress-bar", "bar => bar.value") == 1
+    expect(page.locator("#progress")).to_be_hidden()  # one completion message: the summary
+    expect(page.locator("text=/Review complete/ >> visible=true")).to_have_count(1)
     doc = pane.double("snapshot()")
     for p in doc["paragraphs"]:
         anchors = [b for b in p["bookmarks"] if re.fullmatch(r"_RL_[0-9a-f]{12}", b)]
@@ -117,6 +118,15 @@ def test_sign_in_review_apply_feedback_and_rereview(alice, open_pane):
     assert severities == sorted(severities, key=["Critical", "Major", "Minor"].index)
     liability = card(page, "Comment", "liability shall be unlimited")
     expect(liability.locator(".verdict")).to_have_text(re.compile(r"^Validator: Fails \(\d+% confident\)$"))
+    # Failed validation is said, with why, before the Apply button (which says "anyway").
+    caution = liability.locator(".caution")
+    expect(caution).to_be_visible()
+    expect(caution).to_contain_text("Check before applying: the validator found problems with this suggestion.")
+    expect(liability.locator(".apply")).to_have_text("Apply anyway")
+    expect(liability.locator(".apply")).to_have_accessible_description(re.compile("^Check before applying"))
+    assert liability.evaluate("c => c.querySelector('.caution').compareDocumentPosition(c.querySelector('.apply'))"
+                              " & Node.DOCUMENT_POSITION_FOLLOWING")
+    expect(card(page, "Replace", "90 days").locator(".caution")).to_be_hidden()
     guidance = page.locator(".rule").filter(has=liability).locator(".guidance p")
     expect(guidance).to_have_text(run.playbook_version.rules.get(key="limitation-of-liability").spec["guidance"].strip())
 
@@ -155,8 +165,18 @@ def test_sign_in_review_apply_feedback_and_rereview(alice, open_pane):
     down = suggestion_of(indemnity.first)
     wait_for(lambda: Feedback.objects.filter(suggestion=down, thumbs_up=False).exists())
     assert Feedback.objects.get(suggestion=down).follow_up_reason == ""
-    other = card(page, "Comment", "liability shall be unlimited")  # voted up already: disabled
-    expect(other.locator(".vote.down")).to_be_disabled()
+    # A vote can be changed: down after up replaces it (and offers the follow-up), up again restores it.
+    other = card(page, "Comment", "liability shall be unlimited")
+    voted = suggestion_of(other)
+    expect(other.get_by_role("button", name="Helpful", exact=True)).to_have_attribute("aria-pressed", "true")
+    other.get_by_role("button", name="Not helpful").click()
+    expect(other.get_by_role("button", name="Not helpful")).to_have_attribute("aria-pressed", "true")
+    expect(other.get_by_role("button", name="Helpful", exact=True)).to_have_attribute("aria-pressed", "false")
+    wait_for(lambda: not Feedback.objects.get(suggestion=voted).thumbs_up)
+    page.keyboard.press("Escape")
+    other.get_by_role("button", name="Helpful", exact=True).click()
+    wait_for(lambda: Feedback.objects.get(suggestion=voted).thumbs_up)
+    assert Feedback.objects.filter(suggestion=voted).count() == 1
     second = page.locator(".result").nth(len(suggestions) - 1)
     second.locator(".vote.down").click()
     expect(follow_up).to_be_visible()
@@ -251,7 +271,7 @@ def test_errors_are_plain_words_with_retry_and_nothing_is_half_applied(alice, op
     ticket_requests: list[str] = []
     page.on("request", lambda r: r.url.endswith("/ticket") and ticket_requests.append(r.method))
     page.click("#retry")
-    expect(page.locator("#progress-text")).to_have_text("Review complete.", timeout=REVIEW_TIMEOUT_MS)
+    expect(page.locator("#summary")).to_have_text(re.compile("^Review complete: "), timeout=REVIEW_TIMEOUT_MS)
     expect(page.locator("#alert")).to_be_hidden()
     assert len(streams) == 2 and ticket_requests == ["POST", "POST"]  # a fresh ticket for the new connection
     assert [parse_qs(urlsplit(u).query)["last_event_id"] for u in streams] == [["0"], ["3"]]
@@ -370,3 +390,28 @@ def test_clauses_section_lists_every_category_and_selects_the_cited_paragraph(al
     pane.double("doc.paragraphs.splice(9, 1)")  # the lawyer deleted it meanwhile: said plainly, nothing else happens
     law.locator("button").click()
     expect(page.locator("#clauses-state")).to_have_text("This paragraph is no longer in the document.")
+
+
+@pytest.mark.parametrize(("office_js", "says"), [
+    (None, "could not be loaded from appsforoffice.microsoft.com"),  # blocked: "Office is not defined"
+    ("window.Office = {onReady: () => new Promise(() => {})};", "Word has not answered the pane"),  # never ready
+], ids=["not-loaded", "no-answer"])
+def test_a_pane_that_cannot_start_says_so_within_ten_seconds(chromium, redline_server, office_js, says):
+    context = chromium.new_context()
+    try:
+        if office_js is None:
+            context.route(OFFICE_JS, lambda route: route.abort())
+        else:
+            context.route(OFFICE_JS, lambda route: route.fulfill(body=office_js, content_type="text/javascript"))
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        started = time.monotonic()
+        page.goto(f"{redline_server}/addin/taskpane/")
+        expect(page.get_by_role("alert")).to_contain_text(says, timeout=10_000)
+        assert time.monotonic() - started < 10
+        expect(page.locator("#starting")).to_be_hidden()
+        expect(page.get_by_role("button", name="Reload the pane")).to_be_visible()
+        assert not errors  # no "Office is not defined"
+    finally:
+        context.close()

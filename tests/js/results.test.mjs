@@ -3,7 +3,15 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { progressView } from "../../static/addin/progress.js";
-import { groupResults, kindLabel, notRepeatedMessage, summaryMessage, verdictLabel } from "../../static/addin/results.js";
+import {
+  groupResults,
+  kindLabel,
+  notRepeatedMessage,
+  summaryMessage,
+  validationCaution,
+  validationIssues,
+  verdictLabel,
+} from "../../static/addin/results.js";
 
 const anchors = new Map([
   ["_RL_000000000001", { index: 0 }],
@@ -81,4 +89,30 @@ test("progress: stage fractions, then done", () => {
   assert.deepEqual(progressView("progress", { stage: "analyze", done: 30, total: 24 }).fraction, 1);
   assert.deepEqual(progressView("progress", { stage: "mystery" }), { fraction: null, text: "Working…" });
   assert.deepEqual(progressView("done"), { fraction: 1, text: "Review complete." });
+});
+
+test("validation issues: once each, without the ones that repeat the comment", () => {
+  const s = {
+    comment: "The cap  is missing.",
+    validation: {
+      status: "FAIL",
+      issues: [
+        { description: "the cap is missing." },
+        { description: "The quote is not in the paragraph." },
+        { description: "The quote is not in the paragraph. " },
+        { description: "" },
+      ],
+    },
+  };
+  assert.deepEqual(validationIssues(s), ["The quote is not in the paragraph."]);
+  assert.deepEqual(validationIssues({ comment: "x" }), []);
+});
+
+test("validation caution: said before Apply for FAIL and WARN, with or without reasons", () => {
+  const fail = { validation: { status: "FAIL", issues: [{ description: "Wrong clause." }] } };
+  assert.equal(validationCaution(fail), "Check before applying: the validator found problems with this suggestion.");
+  const silent = { validation: { status: "WARN", issues: [] } };
+  assert.match(validationCaution(silent), /^Check before applying: the validator has doubts.*gave no details/);
+  assert.equal(validationCaution({ validation: { status: "PASS", issues: [] } }), "");
+  assert.equal(validationCaution({}), "");
 });
