@@ -37,14 +37,45 @@
     if (select && select.form) select.form.requestSubmit();
   });
 
+  // A failed action is explained next to the control that sent it (not at the top of the
+  // page, out of sight), with a Reload button when reloading is what fixes it.
+  function explain(elt, message, reload) {
+    var anchor = elt && elt.closest ? (elt.closest("form") || elt) : null;
+    if (!anchor || !anchor.parentNode) {
+      flash(message);
+      return;
+    }
+    var box = document.createElement("p");
+    box.className = "action-error";
+    box.setAttribute("role", "alert");
+    box.append(document.createTextNode(message + " "));
+    if (reload) {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "primary";
+      button.setAttribute("data-reload", "");
+      button.textContent = "Reload the page";
+      box.append(button);
+    }
+    var previous = anchor.nextElementSibling;
+    if (previous && previous.classList.contains("action-error")) previous.remove();
+    anchor.after(box);
+  }
+
+  document.addEventListener("click", function (event) {
+    if (event.target.closest("[data-reload]")) window.location.reload();
+  });
+
   // htmx does not swap error responses; say what happened instead of doing nothing.
   document.addEventListener("htmx:responseError", function (event) {
-    var status = event.detail.xhr.status;
-    if (status === 403) flash("You don't have permission to do that. Ask a workspace admin.");
-    else if (status === 404) flash("That item no longer exists. Reload the page.");
-    else flash("Something went wrong (" + status + "). Reload the page and try again.");
+    var xhr = event.detail.xhr;
+    var elt = event.detail.elt;
+    if (xhr.getResponseHeader("X-Redline-Error") === "stale-page") explain(elt, xhr.responseText, true);
+    else if (xhr.status === 403) explain(elt, "Your role in this workspace does not allow this. A workspace admin can do it, or change your role.", false);
+    else if (xhr.status === 404) explain(elt, "That item no longer exists.", true);
+    else explain(elt, "Something went wrong on the server (" + xhr.status + "), so nothing was saved.", true);
   });
-  document.addEventListener("htmx:sendError", function () {
-    flash("The server could not be reached. Check your connection and try again.");
+  document.addEventListener("htmx:sendError", function (event) {
+    explain(event.detail.elt, "The server could not be reached, so nothing was saved. Check your connection and try again.", false);
   });
 })();

@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 
 from redline.services.playbooks import playbook_default_install
-from tests.dashboard.conftest import HTMX, login, seed_run
+from tests.dashboard.conftest import HTMX, PASSWORD, login, seed_run
 
 
 def _pages(seeded) -> list[str]:
@@ -168,3 +168,21 @@ def test_every_hx_get_has_a_real_href_and_every_control_a_label(admin, seeded):
         for control in markup.controls:
             labelled = control["_in_label"] or control.get("id") in markup.label_for or control.get("aria-label")
             assert labelled, (url, control)
+
+
+@pytest.mark.django_db
+def test_a_form_from_a_stale_page_is_explained_with_a_way_back(alice, playbook):
+    client = Client(enforce_csrf_checks=True)
+    assert client.login(username="alice", password=PASSWORD)
+    url = f"/playbooks/{playbook.playbook_id}/rules/payment-terms/toggle/"
+    resp = client.post(url, {"base": "1", "enabled": "0", "csrfmiddlewaretoken": "stale"},
+                       HTTP_REFERER=f"http://testserver/playbooks/{playbook.playbook_id}/?q=pay")
+    assert resp.status_code == 403 and resp["X-Redline-Error"] == "stale-page"
+    page = resp.content.decode()
+    assert "This page was out of date" in page and "permission" not in page
+    assert f'href="/playbooks/{playbook.playbook_id}/?q=pay"' in page and 'aria-label="Main"' in page
+    elsewhere = client.post(url, {"base": "1"}, HTTP_REFERER="https://evil.example/")
+    assert 'href="/"' in elsewhere.content.decode()  # never a link off the site
+    fragment = client.post(url, {"base": "1"}, **HTMX)
+    assert fragment.status_code == 403 and fragment["Content-Type"].startswith("text/plain")
+    assert fragment.content.decode().startswith("This page is out of date")

@@ -350,3 +350,27 @@ def test_history_and_import_preview(page: Page, alice):
     page.get_by_role("button", name="Apply these changes").click()
     expect(page.locator("#flash")).to_contain_text("as version 4")
     expect(page.locator("#rule-indemnity")).to_contain_text("Indemnities and defence")
+
+
+def test_a_stale_page_says_so_next_to_the_action_and_offers_a_reload(page: Page, alice):
+    version = playbook_default_install(workspace=alice.workspace)
+    sign_in(page)
+    page.goto(f"/playbooks/{version.playbook_id}/")
+    other = page.context.new_page()  # another tab: sign out and in again, which gives the session a new CSRF token
+    other.goto("/")
+    other.get_by_role("button", name="Log out").click()
+    sign_in(other)
+    other.close()
+
+    switch = page.locator("#rule-payment-terms").get_by_role("switch")
+    switch.click()
+    alert = page.locator("#rule-payment-terms").get_by_role("alert")
+    expect(alert).to_contain_text("This page is out of date: you signed in or out since it was loaded")
+    expect(alert).not_to_contain_text("permission")
+    expect(page.locator("#flash")).to_be_empty()  # not at the top of the page, out of sight
+    shot(page, "19-stale-page")
+    assert version.playbook.versions.count() == 1  # nothing was saved
+    alert.get_by_role("button", name="Reload the page").click()
+    page.locator("#rule-payment-terms").get_by_role("switch").click()
+    expect(page.locator("#rule-payment-terms").get_by_role("switch")).to_have_attribute("aria-checked", "false")
+    assert version.playbook.versions.count() == 2

@@ -4,7 +4,8 @@ Each dashboard page, the API docs, and the task pane (over the Office double, si
 out, with results, and its sign-in dialog) is opened in headless Chromium with the
 real server and the real Content Security Policy. The walk fails on any console
 error (a CSP violation is one), on a page wider than the 360 px window, and on any
-serious or critical axe-core violation. A screenshot of every page at both widths
+serious or critical axe-core violation, and on more than one primary action in a
+view. A screenshot of every page at both widths
 goes to ``var/screenshots/walk-<page>-<width>.png``.
 """
 
@@ -21,7 +22,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_play
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from redline.models import Role
-from redline.services.accounts import membership_create, user_create, workspace_create
+from redline.services.accounts import api_key_issue, membership_create, user_create, workspace_create
 from redline.services.playbooks import playbook_default_install
 from tests.dashboard.conftest import PASSWORD, seed_run
 from tests.support.asgi_server import asgi_server
@@ -151,6 +152,8 @@ def walk(browser: Browser, base_url: str, axe: str, width: int, visits: list[Vis
             found = [p for p in current if not (visit.status >= 400 and f"status of {visit.status}" in p)]
             if width == WIDTHS["narrow"] and (wider := overflow(page)):
                 found.append(wider)
+            if (primaries := page.locator("main .primary:visible").count()) > 1:
+                found.append(f"{primaries} primary actions: a view has one")
             found += [f"axe: {v}" for v in serious_axe_violations(page, axe)]
             page.screenshot(path=str(SHOTS / f"walk-{visit.name}-{width}.png"), full_page=True)
             if found:
@@ -231,3 +234,23 @@ def test_the_workspace_switcher_switches(browser, base_url, alice):
     finally:
         context.close()
     assert not errors
+
+
+def test_primary_secondary_and_destructive_actions_look_different(browser, base_url, alice):
+    api_key_issue(membership=alice.membership, name="Old laptop")
+    context = new_context(browser, base_url, WIDTHS["wide"])
+    page = context.new_page()
+    try:
+        sign_in(page, "alice")
+        page.goto("/keys/")
+
+        def look(name: str) -> tuple[str, str]:
+            return tuple(page.get_by_role("button", name=name).first.evaluate(
+                "b => [getComputedStyle(b).backgroundColor, getComputedStyle(b).color]"))
+
+        primary, secondary, destructive = look("Create key"), look("Log out"), look("Revoke")
+        assert len({primary, secondary, destructive}) == 3, (primary, secondary, destructive)
+        assert primary[0] != "rgb(255, 255, 255)"  # the one filled button
+        assert destructive[1] != primary[1] and destructive[1] != secondary[1]
+    finally:
+        context.close()
