@@ -56,31 +56,47 @@ def _yaml_mapping(text: str) -> dict[str, Any]:
 
 
 class RuleForm(forms.Form):
-    """One playbook rule in the interchange format, split into the fields people edit most."""
+    """One playbook rule in the interchange format, split into the fields people edit most.
 
+    The lawyer's fields come first and get the room (title, the position to ask for,
+    the fallbacks, why it matters); the detection YAML is for rule authors and sits
+    last, folded. A rule's key is fixed once it exists (``fixed_key``).
+    """
+
+    required_css_class = "required"
+
+    title = forms.CharField(max_length=200, help_text="What lawyers see, e.g. “Limitation of liability”.")
     key = forms.CharField(max_length=64, validators=[_KEY],
-                          help_text="Stable id. Analytics and learned preferences refer to rules by key.")
-    title = forms.CharField(max_length=200)
+                          help_text="Stable id, fixed once the rule exists: analytics and learned preferences "
+                                    "refer to rules by key.")
     category = forms.ChoiceField(choices=CATEGORY_CHOICES,
                                  help_text="Decides which paragraphs the rule reads.")
     severity = forms.ChoiceField(choices=SEVERITY_CHOICES)
+    preferred_position = forms.CharField(label="Standard position", widget=forms.Textarea(attrs={"rows": 4}),
+                                         required=False, help_text="The position to ask for; quoted in comments.")
+    fallbacks = forms.CharField(widget=forms.Textarea(attrs={"rows": 5}), required=False,
+                                help_text="Acceptable compromises, best first, one per line.")
+    guidance = forms.CharField(widget=forms.Textarea(attrs={"rows": 5}), required=False,
+                               help_text="Why the rule matters and what to look for.")
+    suggested_language = forms.CharField(widget=forms.Textarea(attrs={"rows": 5}), required=False,
+                                         help_text="Model wording, inserted when a required clause is missing.")
     risk_dimensions = forms.MultipleChoiceField(choices=DIMENSION_CHOICES, required=False,
                                                 widget=forms.CheckboxSelectMultiple)
-    guidance = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False,
-                               help_text="Why the rule matters and what to look for.")
-    preferred_position = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
-    fallbacks = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False,
-                                help_text="Acceptable compromises, best first, one per line.")
     keywords = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False,
                                help_text="Words that make a paragraph relevant, one per line.")
-    suggested_language = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
     required = forms.BooleanField(required=False, help_text="The contract must contain such a clause.")
     enabled = forms.BooleanField(required=False, initial=True)
     advanced = forms.CharField(
-        label="Detection (YAML)", widget=forms.Textarea(attrs={"rows": 6, "class": "code", "spellcheck": "false"}),
+        label="Detection (YAML)", widget=forms.Textarea(attrs={"rows": 8, "class": "code", "spellcheck": "false"}),
         required=False, max_length=MAX_ADVANCED_CHARS,
-        help_text="detect, red_flags, thresholds and examples, as in the playbook format.",
+        help_text="detect, red_flags (the red lines), thresholds and examples, as in the playbook format.",
     )
+
+    def __init__(self, *args: Any, fixed_key: str = "", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if fixed_key:
+            self.fields["key"].disabled = True
+            self.fields["key"].initial = fixed_key
 
     @classmethod
     def from_spec(cls, spec: dict[str, Any], **kwargs: Any) -> RuleForm:
@@ -96,7 +112,7 @@ class RuleForm(forms.Form):
             "enabled": spec.get("enabled", True),
             "advanced": yaml.safe_dump(advanced, sort_keys=False, allow_unicode=True, width=100) if advanced else "",
         }
-        return cls(initial=initial, **kwargs)
+        return cls(initial=initial, fixed_key=spec["key"], **kwargs)
 
     def clean_advanced(self) -> dict[str, Any]:
         data = _yaml_mapping(self.cleaned_data["advanced"])
@@ -168,6 +184,22 @@ class TryForm(forms.Form):
                            help_text="Paste one or more paragraphs; separate paragraphs with a blank line.")
 
 
+class PlaybookCreateForm(forms.Form):
+    """A new playbook: its name, what it is for, and whether it starts empty or from the built-in rules."""
+
+    required_css_class = "required"
+
+    name = forms.CharField(max_length=200, help_text="Shown to everyone in the workspace, e.g. “SaaS – customer side”.")
+    contract_type = forms.CharField(max_length=200, required=False, label="Contract type",
+                                    help_text="Optional, e.g. “Software as a service agreement”.")
+    perspective = forms.ChoiceField(choices=[("balanced", "Balanced"), ("customer", "Customer"),
+                                             ("supplier", "Supplier")], initial="balanced",
+                                    help_text="Whose interests the positions protect.")
+    start = forms.ChoiceField(label="Start from", widget=forms.RadioSelect, initial="default",
+                              choices=[("default", "A copy of the built-in commercial playbook (24 rules)"),
+                                       ("blank", "A blank playbook (add rules one by one)")])
+
+
 class ImportForm(forms.Form):
     """A playbook file, or the same pasted as text (YAML or JSON)."""
 
@@ -198,6 +230,7 @@ class ImportApplyForm(forms.Form):
 
 
 class PreferencesForm(forms.Form):
+    required_css_class = "required"
     text = forms.CharField(label="Preferences (Markdown)", required=False, max_length=PREFERENCES_MAX_CHARS,
                            strip=False, widget=forms.Textarea(attrs={"rows": 18, "class": "code"}))
     reason = forms.CharField(label="Reason for this change", max_length=300,
@@ -227,6 +260,7 @@ class AnalyticsFilterForm(forms.Form):
 
 
 class ApiKeyForm(forms.Form):
+    required_css_class = "required"
     name = forms.CharField(max_length=100, help_text="Where the key is used, e.g. “Word add-in, London office”.")
     member = forms.ModelChoiceField(queryset=Membership.objects.none(), label="Acts as",
                                     help_text="The key has this member's role in the workspace.")

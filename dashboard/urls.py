@@ -23,6 +23,7 @@ urlpatterns = [
     path("suggestions/<int:suggestion_id>/feedback/", documents.suggestion_feedback, name="suggestion_feedback"),
     # playbooks and rules
     path("playbooks/", playbooks.playbook_list, name="playbooks"),
+    path("playbooks/new/", playbooks.playbook_new, name="playbook_new"),
     path("playbooks/import/", playbook_versions.playbook_import, name="playbook_import"),
     path("playbooks/<int:playbook_id>/", playbooks.playbook_detail, name="playbook_detail"),
     path("playbooks/<int:playbook_id>/export/", playbook_versions.playbook_export, name="playbook_export"),

@@ -26,3 +26,22 @@ def percent(rate: float | None) -> str:
 def markdown(text: str) -> SafeString:
     """Preferences Markdown as safe HTML (see :mod:`dashboard.markdown`)."""
     return render_markdown(text)
+
+
+_LIMIT_WORDS = {"<=": "at most", "<": "less than", ">=": "at least", ">": "more than", "==": "exactly"}
+
+
+@register.filter
+def red_lines(spec: dict) -> list[str]:
+    """A rule's red lines in words: each red flag's message, then each threshold as a limit.
+
+    The playbook stores them as detection (patterns and metrics) for the engine; the
+    lawyer reading the playbook needs what they mean, without opening the YAML.
+    """
+    lines = [str(flag["message"]).replace("{party}", "one party") for flag in spec.get("red_flags", [])
+             if flag.get("message")]
+    for t in spec.get("thresholds", []):
+        unit = "%" if t.get("unit") == "percent" else f" {words(t.get('unit', ''))}".rstrip()
+        what = words(t.get("metric", "")).capitalize()
+        lines.append(f"{what}: {_LIMIT_WORDS.get(t.get('operator'), t.get('operator', ''))} {t.get('value')}{unit}.")
+    return lines

@@ -27,12 +27,12 @@ from redline.services.playbook_edits import (
     rule_set_enabled,
     rule_update,
 )
-from redline.services.playbooks import playbook_version_spec
+from redline.services.playbooks import playbook_create, playbook_version_spec
 from redline.services.rule_trial import rule_try
 
 from .. import queries
 from ..context import admin_required, member_required
-from ..forms import RuleFilterForm, RuleForm, TryForm
+from ..forms import PlaybookCreateForm, RuleFilterForm, RuleForm, TryForm
 from ..http import DashboardRequest, render_page, wants_fragment
 
 PAGE = "dashboard/playbook.html"
@@ -43,8 +43,32 @@ FILTER_KEYS = frozenset(RuleFilterForm.base_fields)
 @member_required
 @require_GET
 def playbook_list(request: DashboardRequest) -> HttpResponse:
+    return _list_page(request, PlaybookCreateForm())
+
+
+def _list_page(request: DashboardRequest, create_form: PlaybookCreateForm, status: int = 200) -> HttpResponse:
     summaries = queries.playbook_summaries(workspace=request.membership.workspace)
-    return render_page(request, "dashboard/playbooks.html", {"summaries": summaries, "section": "playbooks"})
+    return render_page(request, "dashboard/playbooks.html",
+                       {"summaries": summaries, "section": "playbooks", "create_form": create_form}, status=status)
+
+
+@admin_required
+@require_POST
+def playbook_new(request: DashboardRequest) -> HttpResponse:
+    """Create a playbook from the list page (blank or from the default); errors show on the same form."""
+    form = PlaybookCreateForm(request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            version = playbook_create(workspace=request.membership.workspace, name=data["name"],
+                                      contract_type=data["contract_type"], perspective=data["perspective"],
+                                      from_default=data["start"] == "default", created_by=request.user)
+        except ApplicationError as exc:
+            form.add_error("name", exc.message)
+        else:
+            messages.success(request, f"Playbook “{version.playbook.name}” created with {version.rules.count()} rules.")
+            return redirect("dashboard:playbook_detail", playbook_id=version.playbook_id)
+    return _list_page(request, form, status=422)
 
 
 def _filter_data(request: DashboardRequest) -> QueryDict:
@@ -169,7 +193,7 @@ def rule_edit(request: DashboardRequest, playbook_id: int, key: str) -> HttpResp
         rule = queries.rule_get(version=version, key=key)
         return _form_response(request, RuleForm.from_spec(rule.spec, auto_id=auto_id), playbook, version, key)
     playbook, base = _edit_target(request, playbook_id)
-    form = RuleForm(request.POST, auto_id=auto_id)
+    form = RuleForm(request.POST, auto_id=auto_id, fixed_key=key)
     if form.is_valid():
         spec = form.spec()
         try:

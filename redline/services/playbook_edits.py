@@ -102,10 +102,15 @@ def rule_create(*, base: PlaybookVersion, spec: dict[str, Any],
 
 def rule_update(*, base: PlaybookVersion, key: str, spec: dict[str, Any],
                 created_by: AbstractBaseUser | None = None) -> PlaybookVersion:
-    """Replace rule ``key`` in place (its key may change; a clash fails validation)."""
+    """Replace rule ``key`` in place. Its key is fixed once created: analytics, rejections and learned
+    preferences refer to rules by key, so a renamed key would cut the rule off from its history."""
 
     def change(rules: RuleSpecs) -> RuleSpecs:
-        rules[_index(rules, key)] = spec
+        index = _index(rules, key)
+        if spec.get("key") != key:
+            raise ApplicationError("key_fixed", "A rule's key cannot change once the rule exists; add a new rule "
+                                   "instead.", status=422, detail={"path": f"/rules/{index}/key"})
+        rules[index] = spec
         return rules
 
     return _edit(base=base, key=key, change=change, note=f"edit rule {key}", created_by=created_by)

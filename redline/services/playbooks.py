@@ -104,3 +104,26 @@ def playbook_version_spec(*, version: PlaybookVersion) -> PlaybookSpec:
         return playbook_from_dict(data)
     except PlaybookError as exc:  # stored content is validated on the way in; this is a bug
         raise RuntimeError(f"stored playbook version {version.pk} is invalid: {exc}") from exc
+
+
+def playbook_create(
+    *, workspace: Workspace, name: str, contract_type: str = "", perspective: str = "balanced",
+    from_default: bool = False, created_by: AbstractBaseUser | None = None,
+) -> PlaybookVersion:
+    """A new playbook, empty or holding the built-in default's rules, as its version 1.
+
+    Unlike an import, this never adds a version to an existing playbook: a name
+    already used in the workspace is a 409 (``playbook_exists``), so nobody
+    overwrites a colleague's playbook by choosing the same name.
+    """
+    name = name.strip()
+    if Playbook.objects.filter(workspace=workspace, name=name).exists():
+        raise ApplicationError("playbook_exists", f"There is already a playbook called “{name}”.", status=409)
+    rules = [r.to_dict() for r in default_playbook().rules] if from_default else []
+    try:
+        spec = playbook_from_dict({"format": FORMAT, "name": name, "contract_type": contract_type.strip(),
+                                   "perspective": perspective, "rules": rules})
+    except PlaybookError as exc:
+        raise _spec_error(exc) from None
+    note = "created from the built-in default" if from_default else "created blank"
+    return playbook_version_create(workspace=workspace, spec=spec, created_by=created_by, note=note)

@@ -46,7 +46,7 @@ def test_anonymous_is_sent_to_login_and_htmx_gets_a_client_redirect(seeded):
 def test_admin_pages_are_403_pages_for_reviewers(reviewer, seeded):
     pb = seeded.run.playbook_version.playbook_id
     forbidden = [
-        ("get", "/keys/"), ("post", "/keys/new/"), ("get", "/playbooks/import/"),
+        ("get", "/keys/"), ("post", "/keys/new/"), ("get", "/playbooks/import/"), ("post", "/playbooks/new/"),
         ("get", f"/playbooks/{pb}/rules/new/"), ("post", f"/playbooks/{pb}/rules/new/"),
         ("get", f"/playbooks/{pb}/rules/payment-terms/edit/"), ("post", f"/playbooks/{pb}/rules/payment-terms/toggle/"),
         ("post", f"/playbooks/{pb}/rules/payment-terms/move/"), ("post", f"/playbooks/{pb}/rules/payment-terms/delete/"),

@@ -99,10 +99,10 @@ def test_sign_in_and_create_a_rule_inline(page: Page, alice):
 
     page.get_by_role("link", name="Add a rule").click()
     form = page.get_by_role("form", name="Add a rule")
-    key = form.get_by_label("Key:")
-    expect(key).to_be_focused()  # focus moves into the form that appeared
-    key.fill("escrow")
-    form.get_by_label("Title:").fill("Source code escrow")
+    title = form.get_by_label("Title:")
+    expect(title).to_be_focused()  # focus moves into the form that appeared, on the lawyer's first field
+    title.fill("Source code escrow")
+    form.get_by_label("Key:").fill("escrow")
     form.get_by_label("Category:").select_option("intellectual_property")
     form.get_by_label("Severity:").select_option("minor")
     form.get_by_label("Keywords:").fill("escrow")
@@ -130,6 +130,23 @@ def test_sign_in_and_create_a_rule_inline(page: Page, alice):
     assert [v.number for v in version.playbook.versions.all()] == [4, 3, 2, 1]
 
 
+def test_a_playbook_leads_with_each_rules_positions_and_can_be_created(page: Page, alice):
+    sign_in(page)
+    page.get_by_role("link", name="Playbooks").click()
+    expect(page.get_by_text("redline demo")).to_have_count(0)
+    page.get_by_label("Name").fill("SaaS – customer side")
+    page.get_by_label("A copy of the built-in commercial playbook").check()
+    page.get_by_role("button", name="Create playbook").click()
+    expect(page.get_by_role("heading", name="SaaS – customer side")).to_be_visible()
+    expect(page.locator("#flash")).to_contain_text("created with 24 rules")
+    liability = page.locator("#rule-limitation-of-liability")
+    expect(liability.locator(".pos-standard")).to_contain_text("Mutual cap at 100% of the Charges")  # no Edit needed
+    expect(liability.locator(".pos-fallbacks li")).to_have_count(3)
+    expect(liability.locator(".pos-red")).to_contain_text("Liability is expressly unlimited.")
+    expect(liability.locator(".pos-red")).to_contain_text("Liability cap percent of fees: at least 100%.")
+    shot(page, "20-playbook-positions")
+
+
 def test_edit_with_a_validation_error_then_fix_it(page: Page, alice):
     version = playbook_default_install(workspace=alice.workspace)
     sign_in(page)
@@ -137,21 +154,19 @@ def test_edit_with_a_validation_error_then_fix_it(page: Page, alice):
     mark_page(page)
     page.locator("#rule-payment-terms").get_by_role("link", name=re.compile("^Edit")).click()
     form = page.locator("#rule-payment-terms form")
-    expect(form.get_by_label("Key:")).to_be_focused()
-    form.get_by_label("Key:").fill("Payment Terms!")
+    expect(form.get_by_label("Title:")).to_be_focused()
+    expect(form.get_by_label("Key:")).to_be_disabled()  # fixed once the rule exists
+    expect(form.get_by_label("Standard position")).to_have_value(re.compile("sixty \\(60\\) days"))
     form.get_by_label("Title:").fill("")
     form.get_by_role("button", name="Save rule").click()
 
-    key_error = page.locator("#edit-payment-terms-key_error")
-    expect(key_error).to_contain_text("Use lowercase letters")
+    title = page.locator("#edit-payment-terms-title")
     expect(page.locator("#edit-payment-terms-title_error")).to_contain_text("This field is required")
-    key = page.locator("#edit-payment-terms-key")
-    expect(key).to_be_focused()
-    expect(key).to_have_attribute("aria-invalid", "true")
+    expect(title).to_be_focused()
+    expect(title).to_have_attribute("aria-invalid", "true")
     shot(page, "04-rule-edit-validation-error")
 
-    key.fill("payment-terms")
-    page.locator("#edit-payment-terms-title").fill("Payment period")
+    title.fill("Payment period")
     page.locator("#edit-payment-terms-severity").select_option("critical")
     page.get_by_role("button", name="Save rule").click()
     row = page.locator("#rule-payment-terms")

@@ -67,6 +67,15 @@ def test_invalid_rules_fail_with_the_path_of_the_problem(playbook):
 
 
 @pytest.mark.django_db
+def test_a_rules_key_is_fixed_once_created(playbook):
+    spec = playbook.rules.get(key="indemnity").spec
+    with pytest.raises(ApplicationError) as renamed:
+        rule_update(base=playbook, key="indemnity", spec={**spec, "key": "indemnities"})
+    assert renamed.value.code == "key_fixed" and renamed.value.detail["path"].endswith("/key")
+    assert playbook.playbook.versions.count() == 1
+
+
+@pytest.mark.django_db
 def test_concurrent_edits_merge_unless_they_touch_the_same_rule(playbook):
     theirs = rule_set_enabled(base=playbook, key="indemnity", enabled=False)
     # Ours started from v1 too but edits another rule: both changes survive.

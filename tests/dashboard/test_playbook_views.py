@@ -9,6 +9,7 @@ import pytest
 import yaml
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from redline.models import Playbook
 from redline.services.playbook_edits import playbook_latest_version
 from tests.dashboard.conftest import HTMX
 
@@ -61,7 +62,7 @@ def test_validation_errors_are_shown_next_to_their_field(admin, playbook):
     assert re.search(r'id="new-key_error".*?Use lowercase letters', body, re.S)
     assert re.search(r'id="new-title_error".*?This field is required', body, re.S)
     assert 'aria-invalid="true"' in body and 'aria-describedby="new-key_helptext new-key_error"' in body
-    assert re.search(r'<input[^>]*name="key"[^>]*autofocus', body)
+    assert re.search(r'<input[^>]*name="title"[^>]*autofocus', body)  # the first field with an error
     dup = admin.post(url(playbook, "rules/new/"), {**RULE, "key": "indemnity"}, **HTMX).content.decode()
     assert re.search(r'id="new-key_error".*?rule key &#x27;indemnity&#x27; is also used', dup, re.S)
     regex = {**RULE, "advanced": "red_flags:\n  - pattern: '(unclosed'\n    message: m\n"}
@@ -90,6 +91,40 @@ def test_edit_inline_then_cancel(admin, playbook):
     saved = current(playbook).rules.get(key="payment-terms")
     assert saved.title == "Payment terms (60 days)" and saved.severity == "critical"
     assert saved.spec["thresholds"] == spec["thresholds"]
+
+
+@pytest.mark.django_db
+def test_a_rules_key_cannot_be_edited(admin, playbook):
+    edit = admin.get(url(playbook, "rules/payment-terms/edit/"), **HTMX).content.decode()
+    assert re.search(r'<input[^>]*name="key"[^>]*disabled', edit)
+    assert re.search(r'<input[^>]*name="title"[^>]*autofocus', edit)  # the lawyer's field comes first
+    spec = playbook.rules.get(key="payment-terms").spec
+    data = {"key": "renamed", "title": "Payment terms", "category": spec["category"], "severity": spec["severity"],
+            "enabled": "on", "base": "1"}
+    assert admin.post(url(playbook, "rules/payment-terms/edit/"), data, **HTMX)["HX-Retarget"] == "#rules"
+    keys = list(current(playbook).rules.values_list("key", flat=True))
+    assert "payment-terms" in keys and "renamed" not in keys  # a posted key is ignored
+
+
+@pytest.mark.django_db
+def test_create_a_playbook_blank_or_from_the_default(admin, alice, playbook):
+    page = admin.get("/playbooks/").content.decode()
+    assert "redline demo" not in page and 'action="/playbooks/new/"' in page
+    blank = admin.post("/playbooks/new/", {"name": "NDA – mutual", "perspective": "balanced", "start": "blank"})
+    made = Playbook.objects.get(workspace=alice.workspace, name="NDA – mutual")
+    assert blank.status_code == 302 and blank["Location"] == f"/playbooks/{made.pk}/"
+    assert made.versions.get().rules.count() == 0
+    copy = admin.post("/playbooks/new/", {"name": "SaaS – customer", "contract_type": "SaaS", "perspective": "customer",
+                                          "start": "default"})
+    saas = Playbook.objects.get(workspace=alice.workspace, name="SaaS – customer")
+    assert copy.status_code == 302 and saas.contract_type == "SaaS"
+    version = saas.versions.get()
+    assert version.perspective == "customer" and version.rules.count() == playbook.rules.count()
+    taken = admin.post("/playbooks/new/", {"name": playbook.playbook.name, "perspective": "balanced", "start": "blank"})
+    assert taken.status_code == 422 and "There is already a playbook called" in taken.content.decode()
+    assert playbook.playbook.versions.count() == 1  # nobody's playbook got a new version
+    empty = admin.post("/playbooks/new/", {"name": "", "perspective": "nonsense", "start": "blank"})
+    assert empty.status_code == 422 and "This field is required" in empty.content.decode()
 
 
 @pytest.mark.django_db
