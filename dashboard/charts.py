@@ -4,6 +4,11 @@ No JavaScript and no chart library: the page is complete as served, works
 offline, and prints. Each chart carries its text alternative (a one-line
 summary for the SVG's ``<desc>``, and the rows for a data table), so nothing
 is conveyed by colour or shape alone.
+
+Charts are drawn at their own size (one SVG unit is one CSS pixel, never scaled
+down), so the 12 px text stays 12 px on screen; a window narrower than a chart
+scrolls the chart, not the page. Axis ticks fall on round numbers, and bar labels
+wrap onto two lines instead of being cut (the tooltip and the table have them whole).
 """
 
 from __future__ import annotations
@@ -12,11 +17,12 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-WIDTH = 640
-BAR_LABEL_W = 180
-BAR_VALUE_W = 48
-BAR_H = 18
-BAR_GAP = 8
+WIDTH = 480
+BAR_LABEL_W = 196
+BAR_VALUE_W = 40
+BAR_H = 22
+BAR_GAP = 14
+LABEL_CHARS = 27  # of 12 px text in BAR_LABEL_W, per line
 COLUMN_H = 180
 COLUMN_TOP = 12
 COLUMN_LEFT = 36
@@ -51,6 +57,7 @@ class Bar:
     label_y: float
     value_x: float
     value_y: float
+    lines: tuple[str, ...] = ()  # the label as drawn: wrapped onto at most two lines
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +106,31 @@ def nice_max(value: int) -> int:
     return next(step * magnitude for step in (1, 2, 5, 10) if step * magnitude >= value)
 
 
+def tick_values(top: int) -> list[int]:
+    """0 to ``top`` in round steps (1, 2 or 5 × 10ⁿ), at most five intervals: 0, 10, 20 … 50, never 12 or 37."""
+    step = 1
+    while top / step > 5 or top % step:
+        magnitude = 10 ** math.floor(math.log10(step))
+        step = next(m * magnitude for m in (2, 5, 10) if m * magnitude > step)
+    return list(range(0, top + 1, step))
+
+
+def wrap_label(label: str, width: int = LABEL_CHARS) -> tuple[str, ...]:
+    """The label on one or two lines of at most ``width`` characters, broken between words; "…" if longer."""
+    words, lines, line = label.split(), [], ""
+    for word in words:
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}".strip()
+    lines.append(line)
+    if len(lines) > 2 or len(lines[-1]) > width:
+        second = " ".join(lines[1:])
+        lines = [lines[0], second if len(second) <= width else second[:width - 1].rstrip() + "…"]
+    return tuple(line if len(line) <= width else line[:width - 1] + "…" for line in lines)
+
+
 def _rows(data: Sequence[tuple[str, Mapping[str, int]]], series: Sequence[Series]) -> tuple[Row, ...]:
     rows = []
     for label, values in data:
@@ -119,11 +151,11 @@ def bar_chart(chart_id: str, title: str, data: Sequence[tuple[str, Mapping[str, 
     """Horizontal stacked bars, one per row of ``data`` (label, {series key: count})."""
     rows = _rows(data, series)
     top = nice_max(max((r.total for r in rows), default=0))
-    plot_w = WIDTH - BAR_LABEL_W - BAR_VALUE_W
-    height = max(1, len(rows)) * (BAR_H + BAR_GAP) + 24
+    plot_w = WIDTH - BAR_LABEL_W - BAR_VALUE_W - 8  # the last tick's label must fit
+    height = max(1, len(rows)) * (BAR_H + BAR_GAP) + 20
     bars = []
     for i, row in enumerate(rows):
-        y = 20 + i * (BAR_H + BAR_GAP)
+        y = 24 + i * (BAR_H + BAR_GAP)
         x = float(BAR_LABEL_W)
         segments = []
         for s, value in zip(series, row.values, strict=True):
@@ -131,10 +163,13 @@ def bar_chart(chart_id: str, title: str, data: Sequence[tuple[str, Mapping[str, 
             if value:
                 segments.append(Segment(s, value, x, y, width, BAR_H))
             x = round(x + width, 1)
-        bars.append(Bar(row.label, row.total, tuple(segments), BAR_LABEL_W - 6, y + BAR_H - 4, x + 4, y + BAR_H - 4))
+        lines = wrap_label(row.label)
+        label_y = y + BAR_H - 6 if len(lines) == 1 else y + BAR_H / 2 - 2
+        bars.append(Bar(row.label, row.total, tuple(segments), BAR_LABEL_W - 6, label_y, x + 4, y + BAR_H - 6,
+                        lines))
     ticks = tuple(
-        Tick(v, x, 14, x, height - 4, x, 10)
-        for v in sorted({top * k // 4 for k in range(5)})
+        Tick(v, x, 14, x, height - 4, x, 11)
+        for v in tick_values(top)
         for x in [round(BAR_LABEL_W + plot_w * v / top, 1)]
     )
     return Chart(chart_id, title, _summary(title, rows, noun), "bars", tuple(series), rows, tuple(bars), ticks,
@@ -166,7 +201,7 @@ def column_chart(chart_id: str, title: str, data: Sequence[tuple[str, Mapping[st
                         round(x + col_w / 2, 1), base + 16, round(x + col_w / 2, 1), round(y - 3, 1)))
     ticks = tuple(
         Tick(v, COLUMN_LEFT, y, WIDTH - 8, y, COLUMN_LEFT - 4, y + 4)
-        for v in sorted({top * k // 4 for k in range(5)})
+        for v in tick_values(top)
         for y in [round(base - COLUMN_H * v / top, 1)]
     )
     return Chart(chart_id, title, _summary(title, rows, noun), "columns", tuple(series), rows, tuple(bars), ticks,

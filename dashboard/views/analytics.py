@@ -29,7 +29,10 @@ VALIDATOR_SERIES = (Series("n", "Suggestions", "s-count"),)
 HEALTH_COLUMNS = (("rule", "Rule"), ("suggestions", "Suggestions"), ("acceptance_rate", "Accepted"),
                   ("rejection_rate", "Rejected"), ("thumbs_down_rate", "Thumbs down"))
 CSV_FIELDS = ("rule", "title", "suggestions", *OUTCOMES, "acceptance_rate", "rejection_rate", "modification_rate",
-              "thumbs_up", "thumbs_down", "thumbs_up_rate", "noisy")
+              "thumbs_up", "thumbs_down", "thumbs_up_rate", "noisy", "silent")
+# A rule of the playbook that made no suggestion in the period (a "silent" row of rule health).
+EMPTY_BUCKET: dict[str, Any] = {"outcomes": dict.fromkeys(OUTCOMES, 0), "modification_rate": None,
+                                "thumbs_up": 0, "thumbs_down": 0, "thumbs_up_rate": None}
 
 
 def _outcomes(bucket: dict[str, Any]) -> dict[str, int]:
@@ -65,7 +68,8 @@ def _charts(summary: dict[str, Any]) -> list[Chart]:
 def _health(summary: dict[str, Any], sort: str, descending: bool) -> list[dict[str, Any]]:
     """Rule health rows with their rejection counts: noisiest first, or sorted by ``sort``
     (rows without a value, such as a rate with nothing decided, sort last either way)."""
-    rows = [{**r, "rejected": summary["by"]["rule"][r["rule"]]["outcomes"]["rejected"]}
+    by_rule = summary["by"]["rule"]
+    rows = [{**r, "rejected": by_rule[r["rule"]]["outcomes"]["rejected"] if r["rule"] in by_rule else 0}
             for r in summary["rule_health"]]
     if not sort:
         return rows
@@ -117,7 +121,7 @@ def analytics_csv(request: DashboardRequest) -> HttpResponse:
     writer = csv.writer(response)
     writer.writerow(CSV_FIELDS)
     for row in summary["rule_health"]:
-        bucket = summary["by"]["rule"][row["rule"]]
+        bucket = summary["by"]["rule"].get(row["rule"], EMPTY_BUCKET)
         values = {**bucket, **bucket["outcomes"], **row}
         writer.writerow([_csv_cell(values[f]) for f in CSV_FIELDS])
     return response

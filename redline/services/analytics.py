@@ -1,5 +1,10 @@
 """Which rules help: outcomes, thumbs and validator verdicts, aggregated per workspace.
 
+Rates are over *decided* suggestions (accepted, modified or rejected): a pending or
+missing one has no verdict yet, so a rule whose suggestions are all pending has no
+acceptance rate (``None``, shown as "—"), not 0%. Rule health lists every rule of
+the playbooks in scope, so a rule that never fires (``silent``) is visible too.
+
 Read-only. Aggregation is done in Python over one pass of the rows so the same
 code gives the same numbers on SQLite and PostgreSQL (validator status lives in
 JSON, which the two databases query differently).
@@ -15,12 +20,17 @@ from typing import Any
 from django.utils import timezone
 
 from ..errors import ApplicationError
-from ..models import Feedback, KnownEntry, Outcome, Suggestion, Workspace
+from ..models import Feedback, KnownEntry, Outcome, PlaybookVersion, Rule, Suggestion, Workspace
 
 TIME_RANGES = {"7d": 7, "30d": 30, "90d": 90, "all": None}
 NOISY_MIN_SAMPLE = 5
 NOISY_REJECTION_SHARE = 0.5
 OUTCOMES = [o.value for o in Outcome]
+DECIDED = ("accepted", "modified", "rejected")
+
+
+def _decided(outcomes: Counter) -> int:
+    return sum(outcomes[o] for o in DECIDED)
 
 
 @dataclass
@@ -34,7 +44,7 @@ class _Bucket:
         self.outcomes = Counter()
 
     def to_dict(self) -> dict[str, Any]:
-        decided = sum(self.outcomes.values())
+        decided = _decided(self.outcomes)
         votes = self.thumbs_up + self.thumbs_down
         return {
             "suggestions": self.suggestions,
@@ -42,7 +52,7 @@ class _Bucket:
             "acceptance_rate": _rate(self.outcomes["accepted"], decided),
             "rejection_rate": _rate(self.outcomes["rejected"], decided),
             "modification_rate": _rate(self.outcomes["modified"], decided),
-            "pending_rate": _rate(self.outcomes["pending"], decided),
+            "pending_rate": _rate(self.outcomes["pending"], sum(self.outcomes.values())),
             "thumbs_up": self.thumbs_up, "thumbs_down": self.thumbs_down,
             "thumbs_up_rate": _rate(self.thumbs_up, votes),
         }
@@ -110,21 +120,38 @@ def analytics_summary(*, workspace: Workspace, time_range: str = "30d", playbook
         "by": {g: {k: b.to_dict() for k, b in sorted(buckets.items())} for g, buckets in groups.items()},
         "thumbs": {"tags": dict(tags.most_common()), "reasons": dict(reasons.most_common())},
         "daily": [{"date": d.isoformat(), **b.to_dict()} for d, b in sorted(daily.items())],
-        "rule_health": _rule_health(groups["rule"], titles),
+        "rule_health": _rule_health(groups["rule"], titles, _playbook_rules(workspace, playbook_id)),
     }
 
 
-def _rule_health(by_rule: dict[str, _Bucket], titles: dict[str, str]) -> list[dict[str, Any]]:
-    """Per rule, noisiest first: a rule is ``noisy`` when rejections dominate a large enough sample."""
+def _playbook_rules(workspace: Workspace, playbook_id: int | None) -> dict[str, Rule]:
+    """The rules of the current version of each playbook in scope (one playbook, or all), by key."""
+    latest = PlaybookVersion.objects.filter(playbook__workspace=workspace).order_by("playbook_id", "-number")
+    if playbook_id is not None:
+        latest = latest.filter(playbook_id=playbook_id)
+    current: dict[int, int] = {}
+    for playbook, version in latest.values_list("playbook_id", "pk"):
+        current.setdefault(playbook, version)
+    rules = Rule.objects.filter(version_id__in=current.values()).order_by("version_id", "position")
+    return {r.key: r for r in rules}
+
+
+def _rule_health(by_rule: dict[str, _Bucket], titles: dict[str, str],
+                 rules: dict[str, Rule]) -> list[dict[str, Any]]:
+    """Per rule, noisiest first, silent ones last: a rule is ``noisy`` when rejections dominate a large
+    enough sample, ``silent`` when it made no suggestion in the period (disabled, or perhaps broken)."""
     out = []
-    for key, b in by_rule.items():
-        decided = sum(b.outcomes.values())
+    for key in [*by_rule, *(k for k in rules if k not in by_rule)]:
+        b = by_rule.get(key) or _Bucket()
+        decided = _decided(b.outcomes)
         votes = b.thumbs_up + b.thumbs_down
         rejected = b.outcomes["rejected"]
+        rule = rules.get(key)
         out.append({
-            "rule": key, "title": titles.get(key, key), "suggestions": b.suggestions,
+            "rule": key, "title": rule.title if rule else titles.get(key, key), "suggestions": b.suggestions,
             "acceptance_rate": _rate(b.outcomes["accepted"], decided), "rejection_rate": _rate(rejected, decided),
             "thumbs_down_rate": _rate(b.thumbs_down, votes),
             "noisy": decided >= NOISY_MIN_SAMPLE and rejected / decided > NOISY_REJECTION_SHARE,
+            "silent": b.suggestions == 0, "enabled": rule.enabled if rule else None,
         })
-    return sorted(out, key=lambda r: (not r["noisy"], -(r["rejection_rate"] or 0), r["rule"]))
+    return sorted(out, key=lambda r: (r["silent"], not r["noisy"], -(r["rejection_rate"] or 0), r["rule"]))

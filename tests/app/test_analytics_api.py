@@ -43,7 +43,7 @@ def test_rates_rule_health_and_noisy_flag(alice, bob, simple_docx):
     totals = body["totals"]
     assert totals["suggestions"] == 10
     assert totals["outcomes"] == {"pending": 1, "accepted": 3, "rejected": 6, "modified": 0, "missing": 0}
-    assert totals["rejection_rate"] == 0.6 and totals["acceptance_rate"] == 0.3
+    assert totals["rejection_rate"] == 0.6667 and totals["acceptance_rate"] == 0.3333  # of 9 decided, not 10
     assert totals["thumbs_up"] == 4 and totals["thumbs_down"] == 2
     assert totals["hallucination_drops"] == 2 and totals["validator_fail_share"] == 0.1
     assert body["thumbs"]["tags"] == {"overly_cautious": 2, "false_positive": 2}
@@ -51,8 +51,16 @@ def test_rates_rule_health_and_noisy_flag(alice, bob, simple_docx):
     assert body["by"]["validator_status"]["FAIL"]["suggestions"] == 1
     health = {r["rule"]: r for r in body["rule_health"]}
     assert health["late_fees"]["noisy"] is True and health["late_fees"]["rejection_rate"] == 1.0
-    assert health["payment_terms"]["noisy"] is False and health["payment_terms"]["acceptance_rate"] == 0.75
+    assert health["payment_terms"]["noisy"] is False and health["payment_terms"]["acceptance_rate"] == 1.0
     assert body["rule_health"][0]["rule"] == "late_fees"
+    # Every rule of the playbook is there; the ones that made no suggestion are flagged silent, with no rates.
+    playbook_keys = set(AnalysisRun.objects.get().playbook_version.rules.values_list("key", flat=True))
+    assert playbook_keys <= set(health) and len(playbook_keys) == 24
+    silent = health["limitation-of-liability"]
+    assert silent["silent"] is True and silent["suggestions"] == 0 and silent["acceptance_rate"] is None
+    assert silent["title"] == "Limitation of liability" and silent["enabled"] is True
+    assert [r["silent"] for r in body["rule_health"]][:2] == [False, False]  # silent ones last
+    assert health["late_fees"]["silent"] is False
     assert sum(d["suggestions"] for d in body["daily"]) == 10
     assert bob.api().get("/api/analytics").json()["totals"]["suggestions"] == 0
 
@@ -65,5 +73,8 @@ def test_time_range_and_playbook_filters(alice, simple_docx):
     assert alice.api().get("/api/analytics?time_range=all").json()["totals"]["suggestions"] == 10
     other = alice.api().get("/api/analytics?time_range=all&playbook=999999").json()
     assert other["totals"]["suggestions"] == 0
+    KnownEntry.objects.filter(rule_key="payment_terms").update(outcome="pending")  # nothing decided yet
+    health = {r["rule"]: r for r in alice.api().get("/api/analytics?time_range=all").json()["rule_health"]}
+    assert health["payment_terms"]["acceptance_rate"] is None and health["payment_terms"]["rejection_rate"] is None
     bad = alice.api().get("/api/analytics?time_range=1y")
     assert bad.status_code == 422 and bad.json()["code"] == "invalid_time_range"

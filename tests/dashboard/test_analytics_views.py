@@ -17,18 +17,18 @@ from tests.dashboard.conftest import HTMX
 @pytest.mark.django_db
 def test_kpis_and_charts_from_seeded_feedback(reviewer, seeded):
     page = reviewer.get("/analytics/").content.decode()
-    kpis = dict(re.findall(r'kpi-value">([^<]+)</span><span class="kpi-label">([^<(]+)', page))
-    assert {v.strip(): k for k, v in kpis.items()} == {
-        "Suggestions": "10", "Acceptance rate": "30%", "Rejection rate": "60%", "Thumbs-up rate": "67%",
+    kpis = re.findall(r'kpi-value">([^<]+)</span><span class="kpi-label">([^<(]+)', page)
+    assert {label.strip(): value for value, label in kpis} == {  # rates of the 9 decided (1 is pending)
+        "Suggestions": "10", "Acceptance rate": "33%", "Rejection rate": "67%", "Thumbs-up rate": "67%",
         "Hallucination drops": "2", "Validator FAIL share": "10%"}
-    charts = re.findall(r'<svg viewBox="[^"]+" role="img" aria-labelledby="(chart-[\w]+)-t', page)
+    charts = re.findall(r'<svg viewBox="[^"]+" width="480" height="\d+" role="img" aria-labelledby="(chart-[\w]+)-t', page)
     assert charts == ["chart-daily", "chart-rules", "chart-categories", "chart-reasons", "chart-tags",
                       "chart-validator"]
     # Text alternatives: a summary in <desc> and a data table per chart.
-    assert "Outcomes by rule: 2 rules, 10 in all; the largest is Late payment (6)." in page
+    assert "Outcomes by rule: 2 rules, 10 in all; the largest is Late payment interest and fees (6)." in page
     assert page.count('<details class="chart-data">') == 6
-    assert re.search(r'<th scope="row">Late payment</th><td>0</td><td>0</td><td>6</td>', page)
-    assert re.search(r'<rect class="s-rejected"[^>]*><title>Late payment: 6 rejected</title>', page)
+    assert re.search(r'<th scope="row">Late payment interest and fees</th><td>0</td><td>0</td><td>6</td>', page)
+    assert re.search(r'<rect class="s-rejected"[^>]*><title>Late payment interest and fees: 6 rejected</title>', page)
     assert "<script" not in page.split("<main", 1)[1]  # charts need no JavaScript
 
 
@@ -44,6 +44,17 @@ def test_rule_health_highlights_noisy_rules_and_links_to_their_rejections(review
 
 
 @pytest.mark.django_db
+def test_rule_health_lists_every_rule_and_flags_the_silent_ones(reviewer, seeded):
+    page = reviewer.get("/analytics/").content.decode()
+    health = page.split('id="rule-health"', 1)[1]
+    assert health.count("<tr class=") == 24  # the whole playbook, not only the 2 rules that fired
+    silent = re.search(r'<tr class="silent">\s*<th scope="row">Limitation of liability .*?</tr>', health, re.S).group(0)
+    assert "Silent" in silent and "no suggestion in this period" in silent
+    assert silent.count("<td>—</td>") == 3 and "0%" not in silent  # nothing decided: "—", never 0%
+    assert "Late payment interest and fees" in health  # full names, from the playbook
+
+
+@pytest.mark.django_db
 def test_rule_health_sorting(reviewer, seeded):
     def order(**params):
         body = reviewer.get("/analytics/", params, HTTP_HX_TARGET="rule-health", **HTMX).content.decode()
@@ -51,12 +62,12 @@ def test_rule_health_sorting(reviewer, seeded):
         return re.findall(r'<th scope="row">[^<]+<code class="small">([\w-]+)</code>', body), body
 
     rules, _ = order()
-    assert rules == ["late-payment", "payment-terms"]  # noisiest first by default
+    assert rules[:2] == ["late-payment", "payment-terms"] and len(rules) == 24  # noisiest first, silent ones last
     rules, body = order(sort="acceptance_rate", dir="desc", time_range="all")
-    assert rules == ["payment-terms", "late-payment"]
+    assert rules[:2] == ["payment-terms", "late-payment"]  # rules with no rate sort last either way
     assert 'aria-sort="descending"' in body and "time_range=all&amp;sort=acceptance_rate&amp;dir=asc" in body
     rules, _ = order(sort="acceptance_rate", dir="asc")
-    assert rules == ["late-payment", "payment-terms"]
+    assert rules[:2] == ["late-payment", "payment-terms"]
 
 
 @pytest.mark.django_db
@@ -78,7 +89,8 @@ def test_filters_and_csv_export(reviewer, seeded):
 
 @pytest.mark.django_db
 def test_csv_cells_cannot_become_spreadsheet_formulas(reviewer, seeded):
-    Suggestion.objects.filter(run=seeded.run).update(data={"rule_title": "=HYPERLINK(\"http://evil\")"})
+    # A rule no playbook has any more: its title comes from the suggestions themselves.
+    Suggestion.objects.filter(run=seeded.run).update(rule_key="gone", data={"rule_title": "=HYPERLINK(\"http://evil\")"})
     rows = list(csv.reader(io.StringIO(reviewer.get("/analytics/export.csv").content.decode())))
     assert all(not cell.startswith("=") for row in rows for cell in row)
     assert any(cell.startswith("'=HYPERLINK") for row in rows for cell in row)

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
-from dashboard.charts import Series, bar_chart, column_chart, nice_max
+from dashboard.charts import Series, bar_chart, column_chart, nice_max, tick_values, wrap_label
 from dashboard.markdown import render_markdown
 
 
@@ -48,7 +49,26 @@ def test_bar_chart_geometry_and_text_alternative():
     assert second.segments[1].x == second.segments[0].x + second.segments[0].width  # stacked
     assert first.segments[0].width > sum(s.width for s in second.segments)  # proportional
     assert [r.values for r in chart.rows] == [(0, 6), (3, 1)] and not chart.empty
-    assert [t.value for t in chart.ticks] == [0, 2, 5, 7, 10]
+    assert [t.value for t in chart.ticks] == [0, 2, 4, 6, 8, 10]
+
+
+def test_ticks_are_round_numbers():
+    assert tick_values(50) == [0, 10, 20, 30, 40, 50]  # not 0, 12, 25, 37, 50
+    assert tick_values(20) == [0, 5, 10, 15, 20] and tick_values(1) == [0, 1] and tick_values(200)[1] == 50
+    for top in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000):
+        ticks = tick_values(top)
+        steps = {b - a for a, b in pairwise(ticks)}
+        assert ticks[-1] == top and len(steps) == 1 and len(ticks) <= 6
+        assert str(steps.pop()).rstrip("0") in ("1", "2", "5")
+
+
+def test_bar_labels_wrap_instead_of_being_cut():
+    assert wrap_label("Payment terms") == ("Payment terms",)
+    assert wrap_label("Late payment interest and fees") == ("Late payment interest and", "fees")
+    long = wrap_label("Limitation of liability and indemnities for intellectual property infringement claims")
+    assert len(long) == 2 and long[1].endswith("…") and all(len(line) <= 27 for line in long)
+    chart = bar_chart("c", "t", [("Late payment interest and fees", {"n": 1})], (Series("n", "n", "s"),))
+    assert chart.bars[0].lines == ("Late payment interest and", "fees") and chart.bars[0].label.endswith("fees")
 
 
 def test_column_chart_labels_some_days_but_tables_all():

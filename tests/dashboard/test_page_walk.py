@@ -4,8 +4,8 @@ Each dashboard page, the API docs, and the task pane (over the Office double, si
 out, with results, and its sign-in dialog) is opened in headless Chromium with the
 real server and the real Content Security Policy. The walk fails on any console
 error (a CSP violation is one), on a page wider than the 360 px window, and on any
-serious or critical axe-core violation, and on more than one primary action in a
-view. A screenshot of every page at both widths
+serious or critical axe-core violation, on chart text under 12 px as drawn, and on
+more than one primary action in a view. A screenshot of every page at both widths
 goes to ``var/screenshots/walk-<page>-<width>.png``.
 """
 
@@ -116,6 +116,13 @@ def overflow(page: Page) -> str:
     }""")
 
 
+def tiny_chart_text(page: Page) -> list[str]:
+    """SVG text smaller than 12 px as drawn (font size times the SVG's scale on screen)."""
+    return page.evaluate("""() => [...document.querySelectorAll("main svg text")]
+      .map(t => [t.textContent.trim(), parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a])
+      .filter(([, px]) => px < 11.99).slice(0, 5).map(([text, px]) => `${text} (${px.toFixed(1)} px)`)""")
+
+
 def serious_axe_violations(page: Page, axe: str) -> list[str]:
     result = page.evaluate(axe + "\n;axe.run(document, {resultTypes: ['violations']})"
                            ".then(r => r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,"
@@ -152,6 +159,8 @@ def walk(browser: Browser, base_url: str, axe: str, width: int, visits: list[Vis
             found = [p for p in current if not (visit.status >= 400 and f"status of {visit.status}" in p)]
             if width == WIDTHS["narrow"] and (wider := overflow(page)):
                 found.append(wider)
+            if small := tiny_chart_text(page):
+                found.append(f"chart text below 12 px on screen: {small}")
             if (primaries := page.locator("main .primary:visible").count()) > 1:
                 found.append(f"{primaries} primary actions: a view has one")
             found += [f"axe: {v}" for v in serious_axe_violations(page, axe)]
