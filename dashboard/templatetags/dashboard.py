@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import template
 from django.utils.safestring import SafeString
 
+from ..diffs import WordChange, word_diff
 from ..markdown import render_markdown
 
 register = template.Library()
@@ -45,3 +46,34 @@ def red_lines(spec: dict) -> list[str]:
         what = words(t.get("metric", "")).capitalize()
         lines.append(f"{what}: {_LIMIT_WORDS.get(t.get('operator'), t.get('operator', ''))} {t.get('value')}{unit}.")
     return lines
+
+
+@register.filter
+def changes(old: str, new: str) -> list[WordChange]:
+    """``{{ original|changes:proposed }}``: the word diff of a proposed change (see dashboard.diffs)."""
+    return word_diff(old or "", new or "")
+
+
+@register.filter
+def rule_name(entry: object) -> str:
+    """A known entry's rule as people know it: its title when the suggestion is still there, else its key."""
+    suggestion = getattr(entry, "suggestion", None)
+    title = (getattr(suggestion, "data", None) or {}).get("rule_title") if suggestion else None
+    return title or getattr(entry, "rule_key", "") or "—"
+
+
+def _words(text: str) -> str:
+    return " ".join(str(text or "").split()).lower()
+
+
+@register.filter
+def fresh_issues(data: dict) -> list[dict]:
+    """A suggestion's validator issues, once each, leaving out any that repeat its comment word for word
+    (the pane does the same: static/addin/results.js, validationIssues)."""
+    comment, seen, out = _words(data.get("comment", "")), set(), []
+    for issue in (data.get("validation") or {}).get("issues") or []:
+        key = _words(issue.get("description", ""))
+        if key and key != comment and key not in seen:
+            seen.add(key)
+            out.append(issue)
+    return out

@@ -55,6 +55,19 @@ def test_rule_health_lists_every_rule_and_flags_the_silent_ones(reviewer, seeded
 
 
 @pytest.mark.django_db
+def test_rejections_name_the_rule_and_strike_only_the_changed_words(reviewer, seeded):
+    entry = seeded.rejection.entry
+    entry.original_text = "The Supplier shall deliver the Goods within ten days."
+    entry.new_text = "The Supplier shall deliver the Products within ten days."
+    entry.save()
+    for page in (reviewer.get("/rejections/").content.decode(),
+                 reviewer.get(f"/rejections/{seeded.rejection.pk}/").content.decode()):
+        assert "Late payment" in page  # the rule's title, not only its key
+        assert "<del>Goods </del>" in page and "<ins>Products </ins>" in page
+        assert "<del>The Supplier" not in page  # the unchanged words are not struck
+
+
+@pytest.mark.django_db
 def test_rule_health_sorting(reviewer, seeded):
     def order(**params):
         body = reviewer.get("/analytics/", params, HTTP_HX_TARGET="rule-health", **HTMX).content.decode()

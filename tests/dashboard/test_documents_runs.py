@@ -33,6 +33,14 @@ def test_run_page_groups_suggestions_with_context_verdicts_outcomes_and_votes(re
     assert 'class="badge verdict-FAIL">FAIL' in page and 'class="badge outcome-rejected">rejected' in page
     assert "hx-trigger" not in page.split('id="run-live"')[1].split(">")[0]  # finished: no polling
     assert f'href="/runs/{seeded.run.pk}/redline.docx"' in page
+    first = seeded.suggestions[0]
+    first.data["validation"]["issues"] = [
+        {"severity": "major", "issue_type": "accuracy", "description": first.data["comment"]},  # the comment again
+        {"severity": "minor", "issue_type": "clarity", "description": "The quote is cut mid-sentence."}]
+    first.save()
+    page = reviewer.get(f"/runs/{seeded.run.pk}/").content.decode()
+    issues = re.search(r'<ul class="issues">(.*?)</ul>', page, re.S).group(1)
+    assert "The quote is cut mid-sentence." in issues and first.data["comment"] not in issues
     by_severity = reviewer.get(f"/runs/{seeded.run.pk}/", {"group": "severity"}).content.decode()
     assert [g.strip() for g in re.findall(r'<h3 id="g-\d+">([^<]+)<', by_severity)] == ["Major", "Minor"]
 

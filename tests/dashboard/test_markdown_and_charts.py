@@ -6,6 +6,7 @@ import re
 from itertools import pairwise
 
 from dashboard.charts import Series, bar_chart, column_chart, nice_max, tick_values, wrap_label
+from dashboard.diffs import word_diff
 from dashboard.markdown import render_markdown
 
 
@@ -84,3 +85,13 @@ def test_column_chart_labels_some_days_but_tables_all():
 def test_empty_chart():
     chart = bar_chart("e", "Nothing", [], (Series("n", "n", "s"),))
     assert chart.empty and chart.summary == "Nothing: no data for this selection."
+
+
+def test_word_diff_marks_only_the_words_that_change():
+    old = "The Customer shall pay each undisputed invoice within ninety (90) days of receipt."
+    new = "The Customer shall pay each undisputed invoice within sixty (60) days of receipt."
+    changed = [(c.kind, c.text) for c in word_diff(old, new) if c.kind != "same"]
+    assert changed == [("del", "ninety (90) "), ("ins", "sixty (60) ")]
+    assert "".join(c.text for c in word_diff(old, new) if c.kind != "ins") == old
+    assert "".join(c.text for c in word_diff(old, new) if c.kind != "del") == new
+    assert [c.kind for c in word_diff("", "New clause.")] == ["ins"]
