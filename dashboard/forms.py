@@ -12,6 +12,7 @@ from typing import Any
 
 import yaml
 from django import forms
+from django.conf import settings
 from django.core.validators import RegexValidator
 from django.http import QueryDict
 
@@ -182,6 +183,21 @@ class RuleFilterForm(forms.Form):
 class TryForm(forms.Form):
     text = forms.CharField(label="Clause text", widget=forms.Textarea(attrs={"rows": 6}), max_length=TRIAL_MAX_CHARS,
                            help_text="Paste one or more paragraphs; separate paragraphs with a blank line.")
+
+
+class UploadForm(forms.Form):
+    """A contract to upload from the browser (.docx, up to REDLINE_MAX_UPLOAD_BYTES)."""
+
+    required_css_class = "required"
+
+    file = forms.FileField(label="Contract (.docx)", widget=forms.ClearableFileInput(attrs={"accept": ".docx"}))
+
+    def clean_file(self) -> Any:
+        upload = self.cleaned_data["file"]
+        if upload.size > settings.REDLINE_MAX_UPLOAD_BYTES:
+            raise forms.ValidationError(
+                f"The file is larger than the upload limit ({settings.REDLINE_MAX_UPLOAD_BYTES // 1_048_576} MB).")
+        return upload
 
 
 class PlaybookCreateForm(forms.Form):

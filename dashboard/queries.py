@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.core.cache import cache
-from django.db.models import Count, F, Prefetch, Q, QuerySet
+from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, QuerySet
 from django.http import Http404
 
 from redline import selectors
@@ -19,6 +19,7 @@ from redline.models import (
     ApiKey,
     Document,
     DocumentVersion,
+    KnownEntry,
     LearnedLine,
     Playbook,
     PlaybookVersion,
@@ -104,15 +105,36 @@ def rule_get(*, version: PlaybookVersion, key: str) -> Rule:
     return rule
 
 
-def documents_with_latest_run(*, workspace: Workspace) -> list[tuple[Document, AnalysisRun | None]]:
-    """The newest documents, each with its newest run (the documents page)."""
-    documents = list(selectors.document_list(workspace=workspace)[:100])
+def documents_with_latest_run(*, workspace: Workspace, q: str = "") -> list[tuple[Document, AnalysisRun | None]]:
+    """The newest documents (those whose title or id contains ``q``), each with its newest run."""
+    documents = selectors.document_list(workspace=workspace)
+    if q:
+        documents = documents.filter(Q(title__icontains=q) | Q(doc_id__icontains=q))
+    documents = list(documents[:100])
     latest: dict[int, AnalysisRun] = {}
     runs = (AnalysisRun.objects.filter(workspace=workspace, document_version__document__in=documents)
             .select_related("document_version").order_by("created_at"))
     for run in runs:
         latest[run.document_version.document_id] = run
     return [(d, latest.get(d.pk)) for d in documents]
+
+
+SEVERITY_ORDER = ("critical", "major", "minor")
+
+
+def open_risk(runs: list[AnalysisRun]) -> dict[int, dict[str, int]]:
+    """Per run, its suggestions nobody has decided yet (not accepted, modified or rejected), by severity.
+
+    That is what is still open in each contract's latest review: the documents page
+    sums it up so a lawyer sees where the critical points are before opening anything.
+    """
+    decided = KnownEntry.objects.filter(suggestion_id=OuterRef("pk"), outcome__in=("accepted", "modified", "rejected"))
+    counts: dict[int, dict[str, int]] = {run.pk: dict.fromkeys(SEVERITY_ORDER, 0) for run in runs}
+    rows = (Suggestion.objects.filter(run__in=runs).exclude(Exists(decided))
+            .values("run_id", "severity").annotate(n=Count("pk")))
+    for row in rows:
+        counts[row["run_id"]][row["severity"]] = counts[row["run_id"]].get(row["severity"], 0) + row["n"]
+    return counts
 
 
 def document_get(*, workspace: Workspace, document_id: int) -> Document:

@@ -13,6 +13,7 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("workspace/", account.switch_workspace, name="switch_workspace"),
     # documents and runs
+    path("documents/upload/", documents.document_upload, name="document_upload"),
     path("documents/<int:document_id>/", documents.document_detail, name="document_detail"),
     path("documents/<int:document_id>/runs/", documents.run_start, name="run_start"),
     path("versions/<int:version_id>/download/", documents.version_download, name="version_download"),

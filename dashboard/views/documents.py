@@ -13,14 +13,16 @@ from django_htmx.http import HTMX_STOP_POLLING
 from redline import selectors
 from redline.errors import ApplicationError, NotFound
 from redline.models import AnalysisRun, Playbook
+from redline.services.documents import document_version_create
 from redline.services.feedback import feedback_give
+from redline.services.files import docx_scan
 from redline.services.playbook_edits import playbook_latest_version
 from redline.services.runs import run_redline, run_request
 
 from .. import queries
 from ..clauses import clause_map
 from ..context import member_required
-from ..forms import FeedbackForm
+from ..forms import FeedbackForm, UploadForm
 from ..http import DashboardRequest, render_page, wants_fragment
 from ..runs import TERMINAL, feedback_row, group_rows, suggestion_rows
 
@@ -30,9 +32,39 @@ DOCX_MIME = "application/vnd.openxmlformats-officedocument.wordprocessingml.docu
 @member_required
 @require_GET
 def home(request: DashboardRequest) -> HttpResponse:
-    """The documents page: every contract reviewed in this workspace and its latest run."""
-    rows = queries.documents_with_latest_run(workspace=request.membership.workspace)
-    return render_page(request, "dashboard/home.html", {"rows": rows, "section": "documents"})
+    """The documents page: search, what is still open in each contract's latest review, and an upload."""
+    return _home_page(request, UploadForm())
+
+
+def _home_page(request: DashboardRequest, upload_form: UploadForm, status: int = 200) -> HttpResponse:
+    q = request.GET.get("q", "").strip()[:100]
+    rows = queries.documents_with_latest_run(workspace=request.membership.workspace, q=q)
+    risk = queries.open_risk([run for _, run in rows if run is not None and run.status == "done"])
+    totals = {s: sum(r[s] for r in risk.values()) for s in queries.SEVERITY_ORDER}
+    return render_page(request, "dashboard/home.html", {
+        "rows": [(d, run, risk.get(run.pk) if run else None) for d, run in rows], "q": q, "open_totals": totals,
+        "upload_form": upload_form, "section": "documents"}, status=status)
+
+
+@member_required
+@require_POST
+def document_upload(request: DashboardRequest) -> HttpResponse:
+    """Upload a .docx from the browser (the add-in's own upload goes through the API); then open it."""
+    form = UploadForm(request.POST, request.FILES)
+    if form.is_valid():
+        upload = form.cleaned_data["file"]
+        try:
+            data = upload.read()
+            version, _, created = document_version_create(
+                workspace=request.membership.workspace, data=data, filename=upload.name or "document.docx",
+                uploaded_by=request.user, scan=docx_scan(data))
+        except ApplicationError as exc:
+            form.add_error("file", exc.message)
+        else:
+            messages.success(request, "Uploaded. Choose a playbook below to review it." if created
+                             else "This exact file was uploaded before; here it is.")
+            return redirect("dashboard:document_detail", document_id=version.document_id)
+    return _home_page(request, form, status=422)
 
 
 @member_required

@@ -6,8 +6,9 @@ import re
 from unittest import mock
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 
-from redline.models import AnalysisRun, Feedback
+from redline.models import AnalysisRun, DocumentVersion, Feedback
 from redline.worker import in_process_worker
 from tests.dashboard.conftest import CONTRACT, HTMX
 
@@ -22,6 +23,25 @@ def test_documents_and_document_page(reviewer, seeded):
     assert "Default commercial contract playbook v1" in page and "Review this version" in page
     original = reviewer.get(f"/versions/{seeded.run.document_version_id}/download/")
     assert original.status_code == 200 and b"".join(original.streaming_content)[:2] == b"PK"
+
+
+@pytest.mark.django_db
+def test_documents_home_sums_up_what_is_open_searches_and_uploads(reviewer, seeded):
+    home = reviewer.get("/").content.decode()
+    # Seeded: 6 minor rejected, 3 major accepted, 1 major pending: one major point is still open.
+    assert '<span class="badge sev-major">1 major</span>' in home and "sev-minor\">6" not in home
+    totals = dict((label, value) for value, label in re.findall(
+        r'kpi-value">(\d+)</span><span class="kpi-label">(\w+) points open', home))
+    assert totals == {"critical": "0", "major": "1", "minor": "0"}
+    assert "msa" in reviewer.get("/", {"q": "MS"}).content.decode()
+    assert "No document matches “nothing-like-it”." in reviewer.get("/", {"q": "nothing-like-it"}).content.decode()
+
+    upload = reviewer.post("/documents/upload/", {"file": SimpleUploadedFile("supply.docx", CONTRACT)})
+    version = DocumentVersion.objects.get(filename="supply.docx")
+    assert upload.status_code == 302 and upload["Location"] == f"/documents/{version.document_id}/"
+    bad = reviewer.post("/documents/upload/", {"file": SimpleUploadedFile("notes.docx", b"not a zip")})
+    assert bad.status_code == 422 and 'role="alert"' in bad.content.decode()
+    assert DocumentVersion.objects.filter(filename="notes.docx").count() == 0
 
 
 @pytest.mark.django_db
