@@ -122,6 +122,8 @@ def playbook_import(request: DashboardRequest) -> HttpResponse:
             except ApplicationError as exc:
                 path = exc.detail.get("path")
                 context["error"] = f"{exc.message} (at {path})" if path else exc.message
+                context["problems"] = [f"{p['message']} (at {p['path']})" if p["path"] else p["message"]
+                                       for p in exc.detail.get("problems", [])]
             else:
                 context |= {
                     "preview": preview,

@@ -56,11 +56,14 @@ class PlaybookError(ValueError):
     """A playbook that cannot be used: ``code`` for programs, ``message`` for people,
     ``path`` (JSON-pointer style, "/rules/3/thresholds/0/near") for where."""
 
-    def __init__(self, code: str, message: str, path: str = "") -> None:
+    def __init__(self, code: str, message: str, path: str = "",
+                 problems: tuple[tuple[str, str], ...] = ()) -> None:
         super().__init__(f"{message} (at {path})" if path else message)
         self.code = code
         self.message = message
         self.path = path
+        # Every problem found, as (path, message), this one first: people fix a file in one go.
+        self.problems = problems or ((path, message),)
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,13 +281,30 @@ def playbook_from_dict(data: Any) -> Playbook:
     errors = sorted(_validator().iter_errors(data), key=lambda e: (list(e.absolute_path), e.message))
     if errors:
         best = jsonschema.exceptions.best_match(errors)
-        raise PlaybookError("schema", _schema_message(best), _pointer(best.absolute_path))
-    rules = tuple(_rule(r, i) for i, r in enumerate(data["rules"]))
+        problems: dict[str, str] = {_pointer(best.absolute_path): _schema_message(best)}
+        for error in errors:  # one problem per place, the most relevant message for it
+            where = _pointer(error.absolute_path)
+            if where not in problems:
+                problems[where] = _schema_message(jsonschema.exceptions.best_match(
+                    [e for e in errors if _pointer(e.absolute_path) == where]))
+        raise PlaybookError("schema", _schema_message(best), _pointer(best.absolute_path), tuple(problems.items()))
+    built: list[Rule] = []
+    failures: list[PlaybookError] = []
     seen: dict[str, int] = {}
-    for i, r in enumerate(rules):
-        if r.key in seen:
-            raise PlaybookError("duplicate_key", f"rule key {r.key!r} is also used by rule {seen[r.key]}", f"/rules/{i}/key")
-        seen[r.key] = i
+    for i, r in enumerate(data["rules"]):
+        if r["key"] in seen:
+            failures.append(PlaybookError("duplicate_key", f"rule key {r['key']!r} is also used by rule {seen[r['key']]}",
+                                          f"/rules/{i}/key"))
+        seen.setdefault(r["key"], i)
+        try:
+            built.append(_rule(r, i))
+        except PlaybookError as exc:
+            failures.append(exc)
+    if failures:
+        first = failures[0]
+        raise PlaybookError(first.code, first.message, first.path,
+                            tuple(p for f in failures for p in f.problems))
+    rules = tuple(built)
     return Playbook(
         name=data["name"],
         rules=rules,

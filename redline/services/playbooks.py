@@ -24,7 +24,10 @@ from .audit import audit_record
 
 
 def _spec_error(exc: PlaybookError) -> ApplicationError:
-    return ApplicationError(exc.code, exc.message, status=422, detail={"path": exc.path} if exc.path else {})
+    detail: dict[str, Any] = {"path": exc.path} if exc.path else {}
+    if len(exc.problems) > 1:
+        detail["problems"] = [{"path": path, "message": message} for path, message in exc.problems]
+    return ApplicationError(exc.code, exc.message, status=422, detail=detail)
 
 
 def playbook_parse(*, source: str | bytes) -> PlaybookSpec:

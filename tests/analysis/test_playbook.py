@@ -129,6 +129,18 @@ def test_invalid_playbooks_fail_with_code_message_and_path(data, code, path, wor
     assert path in str(err)
 
 
+def test_every_problem_is_reported_at_once():
+    rule = MINIMAL["rules"][0]
+    schema = _error({**MINIMAL, "rules": [{**rule, "category": "nope"}, {**rule, "key": "b", "severity": "huge"}]})
+    assert {path for path, _ in schema.problems} == {"/rules/0/category", "/rules/1/severity"}
+    assert schema.problems[0] == (schema.path, schema.message)  # the headline problem first
+    semantic = _error({**MINIMAL, "rules": [
+        {**rule, "detect": ["(unclosed"]}, {**rule}, {**rule, "key": "c", "red_flags": [{"pattern": "[", "message": "m"}]}]})
+    assert [path for path, _ in semantic.problems] == ["/rules/0/detect/0", "/rules/1/key", "/rules/2/red_flags/0/pattern"]
+    assert "also used by rule 0" in semantic.problems[1][1]
+    assert _error(with_rule(severity="high")).problems == (("/rules/0/severity", _error(with_rule(severity="high")).message),)
+
+
 def test_syntax_errors_say_where():
     err = _error("format: redline-playbook/1\nname: [unclosed\nrules: []\n")
     assert err.code == "syntax" and "line" in err.message

@@ -228,3 +228,13 @@ def test_try_a_rule_live_and_without_javascript(reviewer, playbook):
     page = reviewer.post(url(playbook, "rules/payment-terms/try/"), {"text": text}).content.decode()
     assert page.startswith("<!doctype html>") and "sixty (60) days" in page
     assert playbook.playbook.versions.count() == 1
+
+
+@pytest.mark.django_db
+def test_import_lists_every_problem_of_the_file_at_once(admin, playbook):
+    source = ("format: redline-playbook/1\nname: Broken\nrules:\n"
+              "  - {key: a, title: A, category: nope, severity: major}\n"
+              "  - {key: b, title: B, category: general, severity: huge}\n")
+    page = admin.post("/playbooks/import/", {"step": "preview", "source": source}).content.decode()
+    assert "2 problems in this playbook" in page
+    assert "(at /rules/0/category)" in page and "(at /rules/1/severity)" in page
