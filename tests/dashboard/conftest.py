@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
+from unittest import mock
 
 import pytest
 from django.test import Client
@@ -25,6 +29,8 @@ from redline.services.accounts import membership_create, user_create
 from redline.services.documents import document_version_create
 from redline.services.playbooks import playbook_default_install
 from redline.services.preferences import preferences_save
+from tests.support.asgi_server import asgi_server
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, SHOTS
 from tests.support.docx_builder import build_docx, para
 
 PASSWORD = "correct horse battery staple"
@@ -41,6 +47,29 @@ def login(username: str) -> Client:
     client = Client()
     assert client.login(username=username, password=PASSWORD)
     return client
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Headless Debian Chromium for one browser-test module (never a downloaded browser)."""
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium package (no browser downloads)")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    # Playwright's sync API keeps an event loop on this thread; the ORM calls in these tests are
+    # synchronous and short, so Django's async-safety guard is lifted while the browser runs.
+    with mock.patch.dict(os.environ, {"DJANGO_ALLOW_ASYNC_UNSAFE": "true"}), sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="module")
+def base_url(django_db_setup) -> Iterator[str]:
+    """A real uvicorn serving this test database, for one browser-test module."""
+    with asgi_server() as url:
+        yield url
 
 
 @pytest.fixture

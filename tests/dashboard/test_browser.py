@@ -7,13 +7,12 @@ Screenshots of every page go to ``var/screenshots/`` for people to look at.
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 from unittest import mock
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from redline.models import ApiKey, Feedback, Role
 from redline.services.accounts import api_key_issue, membership_create, user_create
@@ -23,30 +22,9 @@ from redline.services.preferences import preferences_current
 from redline.services.runs import run_request
 from redline.worker import in_process_worker
 from tests.dashboard.conftest import CONTRACT, PASSWORD, seed_run
-from tests.support.asgi_server import asgi_server
-from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, SHOTS
+from tests.support.browser import SHOTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-
-@pytest.fixture(scope="module")
-def browser() -> Browser:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium package (no browser downloads)")
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    # Playwright's sync API keeps an event loop on this thread; the ORM calls in these tests are
-    # synchronous and short, so Django's async-safety guard is lifted for this module only.
-    with mock.patch.dict(os.environ, {"DJANGO_ALLOW_ASYNC_UNSAFE": "true"}), sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture(scope="module")
-def base_url(django_db_setup) -> str:
-    with asgi_server() as url:
-        yield url
 
 
 @pytest.fixture

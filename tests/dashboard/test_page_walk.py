@@ -12,21 +12,18 @@ goes to ``var/screenshots/walk-<page>-<width>.png``.
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
-from unittest import mock
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from redline.models import Role
 from redline.services.accounts import api_key_issue, membership_create, user_create, workspace_create
 from redline.services.playbooks import playbook_default_install
 from tests.dashboard.conftest import PASSWORD, seed_run
-from tests.support.asgi_server import asgi_server
-from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, OFFICE_DOUBLE, OFFICE_JS, SHOTS, axe_source
+from tests.support.browser import OFFICE_DOUBLE, OFFICE_JS, SHOTS, axe_source
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -53,21 +50,6 @@ class Visit:
     ready: str = "main"
     status: int = 200
     prepare: Callable[[Page], None] | None = None
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    with mock.patch.dict(os.environ, {"DJANGO_ALLOW_ASYNC_UNSAFE": "true"}), sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture(scope="module")
-def base_url(django_db_setup) -> Iterator[str]:
-    with asgi_server() as url:
-        yield url
 
 
 @pytest.fixture(scope="module")
