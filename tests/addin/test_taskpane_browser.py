@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 from redline.clauses import PLAYBOOK_TO_CUAD
 from redline.models import AnalysisRun, ApiKey, Document, DocumentVersion, Feedback, KnownEntry, Outcome, Suggestion
 from redline.services.playbooks import playbook_default_install
-from tests.support.browser import OFFICE_JS
+from tests.support.browser import OFFICE_JS, axe_source
 from tests.support.clause_contract import GOVERNING_LAW
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -413,5 +413,8 @@ def test_a_pane_that_cannot_start_says_so_within_ten_seconds(chromium, redline_s
         expect(page.locator("#starting")).to_be_hidden()
         expect(page.get_by_role("button", name="Reload the pane")).to_be_visible()
         assert not errors  # no "Office is not defined"
+        violations = page.evaluate(axe_source() + "\n;axe.run(document).then(r => r.violations"
+                                   ".filter(v => ['serious', 'critical'].includes(v.impact)).map(v => v.id))")
+        assert violations == []
     finally:
         context.close()

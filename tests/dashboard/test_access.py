@@ -40,6 +40,9 @@ def test_anonymous_is_sent_to_login_and_htmx_gets_a_client_redirect(seeded):
         assert resp.status_code == 302 and resp["Location"].startswith("/login/?next="), url
     resp = Client().get("/playbooks/", HTTP_HX_CURRENT_URL="http://testserver/playbooks/", **HTMX)
     assert resp.status_code == 200 and resp["HX-Redirect"].startswith("/login/?next=/playbooks/")
+    login_page = Client().get(resp["HX-Redirect"]).content.decode()
+    assert "Sign in to continue: you were signed out" in login_page  # says what happened
+    assert "you were signed out" not in Client().get("/login/").content.decode()
 
 
 @pytest.mark.django_db
