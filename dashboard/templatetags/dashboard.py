@@ -73,7 +73,9 @@ def fresh_issues(data: dict) -> list[dict]:
     comment, seen, out = _words(data.get("comment", "")), set(), []
     for issue in (data.get("validation") or {}).get("issues") or []:
         key = _words(issue.get("description", ""))
-        if key and key != comment and key not in seen:
+        body = key.split(": ", 1)[1] if ": " in key else key  # "Limitation of liability: <the comment>"
+        repeats = bool(comment) and (key in comment or (len(body) > 20 and body in comment))
+        if key and not repeats and key not in seen:
             seen.add(key)
             out.append(issue)
     return out

@@ -40,6 +40,13 @@ function words(text) {
   return String(text || "").trim().replace(/\s+/g, " ").toLowerCase();
 }
 
+/** True when an issue says nothing the comment does not: its words, or its words after a "Title: " lead-in, are in it. */
+function repeatsComment(key, comment) {
+  if (!comment) return false;
+  const body = key.includes(": ") ? key.slice(key.indexOf(": ") + 2) : key;
+  return comment.includes(key) || (body.length > 20 && comment.includes(body));
+}
+
 /** The validator's reasons, once each, leaving out any that only repeat the suggestion's own comment. */
 export function validationIssues(suggestion) {
   const comment = words(suggestion.comment);
@@ -48,7 +55,7 @@ export function validationIssues(suggestion) {
   for (const issue of (suggestion.validation && suggestion.validation.issues) || []) {
     const text = String(issue.description || "").trim();
     const key = words(text);
-    if (!key || key === comment || seen.has(key)) continue;
+    if (!key || repeatsComment(key, comment) || seen.has(key)) continue;
     seen.add(key);
     out.push(text);
   }

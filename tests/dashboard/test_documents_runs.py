@@ -54,8 +54,10 @@ def test_run_page_groups_suggestions_with_context_verdicts_outcomes_and_votes(re
     assert "hx-trigger" not in page.split('id="run-live"')[1].split(">")[0]  # finished: no polling
     assert f'href="/runs/{seeded.run.pk}/redline.docx"' in page
     first = seeded.suggestions[0]
+    first.data["comment"] = "Late fees above the statutory rate are a penalty; keep them as drafted."
     first.data["validation"]["issues"] = [
         {"severity": "major", "issue_type": "accuracy", "description": first.data["comment"]},  # the comment again
+        {"severity": "major", "issue_type": "accuracy", "description": f"Late payment: {first.data['comment']}"},
         {"severity": "minor", "issue_type": "clarity", "description": "The quote is cut mid-sentence."}]
     first.save()
     page = reviewer.get(f"/runs/{seeded.run.pk}/").content.decode()

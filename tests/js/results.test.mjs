@@ -106,6 +106,16 @@ test("validation issues: once each, without the ones that repeat the comment", (
   };
   assert.deepEqual(validationIssues(s), ["The quote is not in the paragraph."]);
   assert.deepEqual(validationIssues({ comment: "x" }), []);
+  const titled = {
+    comment: "Liability is expressly unlimited. Cap general liability. Playbook position: mutual cap.",
+    validation: { status: "FAIL", issues: [
+      { description: "Limitation of liability: Liability is expressly unlimited. Cap general liability." },
+      { description: "unlimited liability" },
+    ] },
+  };
+  assert.deepEqual(validationIssues(titled), ["unlimited liability"]); // a lead-in title does not make the comment news
+  assert.deepEqual(validationIssues({ comment: "Short.", validation: { issues: [{ description: "Quote missing." }] } }),
+    ["Quote missing."]);
 });
 
 test("validation caution: said before Apply for FAIL and WARN, with or without reasons", () => {
