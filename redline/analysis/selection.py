@@ -25,6 +25,11 @@ from .playbook import Rule, compile_pattern, flag_regex, party_pattern
 from .prefilter import Matcher, matcher
 
 
+# A definition reaches a rule through the clause engine only at this probability or more (a definition can
+# hold the clause: "Renewal Term" means ...), not on the small chance that routes an operative paragraph.
+DEFINITION_ROUTE = 0.01
+
+
 @lru_cache(maxsize=1024)
 def _keywords(keywords: tuple[str, ...]) -> Matcher | None:
     if not keywords:
@@ -37,7 +42,8 @@ def _keywords(keywords: tuple[str, ...]) -> Matcher | None:
 def select_clauses(doc: Document, rule: Rule) -> list[int]:
     """Indices of the clauses ``rule`` applies to, in document order.
 
-    The clause engine's candidates for the rule's category are always given.
+    The clause engine's candidates for the rule's category are always given
+    (a definition only from :data:`DEFINITION_ROUTE` up).
     For a category CUAD covers completely (governing law, assignment, ...)
     they replace the keyword classifier's reading of a paragraph's own text;
     for the others the classifier adds what the engine was not trained on
@@ -46,7 +52,7 @@ def select_clauses(doc: Document, rule: Rule) -> list[int]:
     what they match. ``docs/clauses.md`` has the measured context recall.
     """
     covered = rule.category.value in COMPLETE
-    routed = set(doc.found.routed(rule.category.value))
+    routed = doc.found.routed(rule.category.value)
     keywords = _keywords(rule.keywords)
     alternation = party_pattern(doc.parties)
     everything = doc.lowered_all
@@ -59,7 +65,8 @@ def select_clauses(doc: Document, rule: Rule) -> list[int]:
             continue
         own, text, lower = doc.categories[i], clause.text, doc.lowered[i]
         if (
-            i in routed
+            (i in routed and (routed[i] >= DEFINITION_ROUTE
+                              or Category.DEFINITIONS not in own | doc.section_categories[i]))
             or (Category.DEFINITIONS not in own
                 and ((not covered and rule.category in own) or rule.category in doc.section_categories[i]))
             or (keywords is not None and keywords.search(text, lower))

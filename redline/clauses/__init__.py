@@ -44,14 +44,15 @@ class ClauseReport:
     anchors: list[str | None] = field(default_factory=list)
     routes: dict[str, list[tuple[int, float]]] = field(default_factory=dict)
 
-    def routed(self, category: str) -> list[int]:
-        """Paragraphs worth showing a reviewer of a CUAD or playbook category, most likely first."""
+    def routed(self, category: str) -> dict[int, float]:
+        """Paragraphs worth showing a reviewer of a CUAD or playbook category, with their best sentence's
+        probability for it, most likely first."""
         kinds = PLAYBOOK_TO_CUAD.get(category, (category,))
         best: dict[int, float] = {}
         for kind in kinds:
             for paragraph, prob in self.routes.get(kind, []):
                 best[paragraph] = max(best.get(paragraph, 0.0), prob)
-        return sorted(best, key=lambda p: (-best[p], p))
+        return dict(sorted(best.items(), key=lambda kv: (-kv[1], kv[0])))
 
     def anchor_of(self, passage: Passage) -> str | None:
         """The anchor of the paragraph a passage is in (None for an unanchored paragraph)."""

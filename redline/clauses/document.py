@@ -26,6 +26,7 @@ _LEAD_HEADING = re.compile(
     r"^\s*(?P<head>(?:ARTICLE|Article|SECTION|Section)\s+[0-9IVXLC]+[.:]?\s+[A-Z][A-Z0-9 ,;&/'’()-]{2,80}?)"
     r"(?=\s+(?:[A-Z][a-z]|\d+\.\d|\(|$))"
 )
+_TITLE = re.compile(r"\bAGREEMENT\b|\b[A-Z][A-Za-z-]+ Agreement\b")
 _SMALL = frozenset(["a", "an", "and", "as", "at", "by", "for", "in", "of", "on", "or", "the", "to", "with", "upon", "under"])
 
 
@@ -36,7 +37,8 @@ class Unit:
     ``start``/``end`` index ``paragraph``'s text; ``heading`` is the last
     heading paragraph above it and ``caption`` the title of the clause it
     belongs to, both "" when there is none; ``position`` is the share of
-    the document's units before this one.
+    the document's units before this one; ``title`` the contract's name
+    (what kind of contract it is tells which clauses to expect).
     """
 
     paragraph: int
@@ -48,6 +50,7 @@ class Unit:
     position: float
     is_heading: bool
     first_in_paragraph: bool
+    title: str = ""
 
 
 def is_heading_text(text: str, level: int | None = None) -> bool:
@@ -76,6 +79,21 @@ def caption_of(text: str) -> str:
     return cap if titled == len(words) else ""
 
 
+def title_of(paragraphs: Sequence[str]) -> str:
+    """The contract's name: the first heading-like paragraph of the first ten that names an agreement, or ""."""
+    seen = 0
+    for text in paragraphs:
+        flat = " ".join(text.split())
+        if not flat:
+            continue
+        if _TITLE.search(flat) and len(flat) <= 200 and not flat.startswith("(") and not flat.endswith((".", ";", ",")):
+            return flat
+        seen += 1
+        if seen >= 10:
+            break
+    return ""
+
+
 def units_of(paragraphs: Sequence[str], levels: Sequence[int | None] | None = None) -> list[Unit]:
     """Every sentence unit of a document given as paragraph texts (and optional heading levels)."""
     raw: list[tuple[int, int, int, str, str, str, bool, bool]] = []
@@ -98,4 +116,6 @@ def units_of(paragraphs: Sequence[str], levels: Sequence[int | None] | None = No
             piece = " ".join(text[span.start: span.end].split())
             raw.append((i, span.start, span.end, piece, heading if not head else "", caption, head, n == 0))
     total = max(1, len(raw))
-    return [Unit(p, s, e, t, h, c, k / total, hd, first) for k, (p, s, e, t, h, c, hd, first) in enumerate(raw)]
+    title = title_of(paragraphs)
+    return [Unit(p, s, e, t, h, c, k / total, hd, first, title)
+            for k, (p, s, e, t, h, c, hd, first) in enumerate(raw)]

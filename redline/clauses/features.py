@@ -33,7 +33,9 @@ _PERCENT = re.compile(r"\d\s?%|\bpercent\b", re.IGNORECASE)
 _STATE = re.compile(r"\blaws? of (?:the )?(?:state|commonwealth|province)\b", re.IGNORECASE)
 
 
-FEATURE_VERSION = 1
+_TITLE_COMMON = frozenset(["agreement", "the", "and", "of", "this", "0", "yyyy", "to", "for", "between", "by", "a", "an"])
+
+FEATURE_VERSION = 2
 
 
 def _num(token: str) -> str:
@@ -55,6 +57,7 @@ def feature_strings(unit: Unit) -> list[str]:
         feats.extend(f"open:{t}" for t in toks[:4])
     feats += [f"h:{t}" for t in set(tokens(unit.heading))]
     feats += [f"c:{t}" for t in set(tokens(unit.caption))]
+    feats += [f"t:{t}" for t in set(tokens(unit.title)) - _TITLE_COMMON]
     feats.append(f"pos:{min(9, int(unit.position * 10))}")
     if unit.position < 0.02:
         feats.append("pos:start")

@@ -76,3 +76,34 @@ def test_loading_is_cached_and_deterministic():
     assert default_model() is default_model()
     again = ClauseModel.load(MODEL_DIR)
     assert analyse(CONTRACT, model=again).to_dict() == analyse(CONTRACT).to_dict()
+
+
+def _one_word_model(word: str, probability: float) -> ClauseModel:
+    """A one-category model whose only evidence is ``word``: a sentence with it scores ``probability``."""
+    import math
+    import zlib
+
+    import numpy as np
+
+    buckets = 2 ** 16
+    bias = -12.0
+    weights = np.zeros((buckets, 1), dtype=np.int8)
+    weights[zlib.crc32(f"w:{word}".encode()) % buckets, 0] = 127
+    scale = (math.log(probability / (1 - probability)) - bias) / 127
+    arrays = {"weights": weights, "scales": np.asarray([scale], dtype=np.float32),
+              "bias": np.asarray([bias], dtype=np.float32), "calibration": np.asarray([[1.0, 0.0]]),
+              "threshold": np.asarray([0.5]), "keyword_presence": np.asarray([False]),
+              "keyword_probability": np.zeros((1, 2))}
+    return ClauseModel(arrays, {"categories": ["Widgets"], "buckets": buckets}, "test")
+
+
+def test_routing_asks_more_of_a_long_paragraph():
+    from redline.clauses.document import units_of
+    from redline.clauses.model import ROUTE_FLOOR
+
+    model = _one_word_model("widget", ROUTE_FLOOR * 20)  # routed up to 400 characters, not beyond
+    filler = " ".join(f"Clause {n} says nothing in particular about anything." for n in range(50))
+    texts = ["The widget is delivered.", f"The widget is delivered. {filler}", filler]
+    routes = model.routes(model.score_units(units_of(texts), texts))["Widgets"]
+    assert [p for p, _ in routes] == [0]
+    assert abs(routes[0][1] - ROUTE_FLOOR * 20) < 1e-4
