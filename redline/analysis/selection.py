@@ -24,7 +24,6 @@ from .document import Document
 from .playbook import Rule, compile_pattern, flag_regex, party_pattern
 from .prefilter import Matcher, matcher
 
-
 # A definition reaches a rule through the clause engine only at this probability or more (a definition can
 # hold the clause: "Renewal Term" means ...), not on the small chance that routes an operative paragraph.
 DEFINITION_ROUTE = 0.01
