@@ -11,6 +11,17 @@ from django.test import Client
 from redline.models import Membership, Role, Workspace
 from redline.services.accounts import api_key_issue, membership_create, user_create, workspace_create
 from tests.support.docx_builder import build_docx, para
+from tests.support.written import WrittenFiles
+
+
+@pytest.fixture(autouse=True)
+def written_files(monkeypatch: pytest.MonkeyPatch):
+    """Every file the engine writes in this test must pass the Open XML validator
+    rule: no finding its input did not have (see ``tests/support/written.py``)."""
+    spy = WrittenFiles()
+    spy.install(monkeypatch)
+    yield spy
+    spy.check()
 
 
 @dataclass

@@ -240,7 +240,9 @@ def _ensure_comment_styles(pkg: Package) -> tuple[str, str]:
     A style is matched by type and built-in name; a missing one is copied from
     ``templates/comment-styles.xml`` under a free id, and its ``basedOn``/
     ``next``/``link`` are pointed at the document's own default styles (or
-    dropped when the document has none).
+    dropped when the document has none). Word 2010 files also carry
+    ``stylesWithEffects.xml``, a mirror of the style list that Word reads
+    alongside ``styles.xml``; a style added to one is added to the other.
     """
     root = styles_root(pkg)
     by_name: dict[tuple[str | None, str], str] = {}
@@ -269,6 +271,7 @@ def _ensure_comment_styles(pkg: Package) -> tuple[str, str]:
         ids.add(sid)
         mapping[tid] = sid
         missing.append(st)
+    added: list[etree._Element] = []
     for st in missing:
         new = copy.deepcopy(st)
         new.set(_STYLE_ID, mapping[st.get(_STYLE_ID)])
@@ -279,5 +282,19 @@ def _ensure_comment_styles(pkg: Package) -> tuple[str, str]:
             else:
                 new.remove(ref)
         root.append(new)
+        added.append(new)
+    _mirror_styles(pkg, added)
     return str(mapping["CommentReference"]), str(mapping["CommentText"])
+
+
+def _mirror_styles(pkg: Package, added: list[etree._Element]) -> None:
+    """Add copies of ``added`` to ``stylesWithEffects.xml`` when the document has one."""
+    name = pkg.related_part(pkg.main_part, "stylesWithEffects")
+    if not added or not name or not pkg.has(name):
+        return
+    mirror = pkg.xml(name)
+    present = {st.get(_STYLE_ID) for st in mirror.iterchildren(_STYLE)}
+    for st in added:
+        if st.get(_STYLE_ID) not in present:
+            mirror.append(copy.deepcopy(st))
 
