@@ -159,6 +159,8 @@ class Comments:
         id) makes the paraId and durable id deterministic.
         """
         _ref_style, text_style = self.styles()
+        for kind in ("commentsExtended", "commentsIds", "people"):  # backfilled before ours joins
+            self._part(kind)
         comment = etree.SubElement(self._part("comments"), qn("w:comment"))
         comment.set(_ID, cid)
         comment.set(qn("w:author"), author)
@@ -207,8 +209,40 @@ class Comments:
             root = template(f"{kind}.xml")
             self.pkg.set_xml(name, root, CONTENT_TYPES[kind])
             self.pkg.add_rel(main, kind, name)
+            self._roots[kind] = root
+            self._backfill(kind, root)
         self._roots[kind] = root
         return root
+
+    def _backfill(self, kind: str, root: etree._Element) -> None:
+        """Give a new mirror part an entry for each comment already in ``comments.xml``.
+
+        A file written without them (LibreOffice keeps only ``comments.xml``) would
+        otherwise end up with mirrors that cover our comments and not the others:
+        Word writes one entry per comment (keyed by the ``w14:paraId`` of its last
+        paragraph) and one person per author, and so do we.
+        """
+        if kind == "comments":
+            return
+        existing = list(self._part("comments").iterchildren(qn("w:comment")))
+        if kind == "people":
+            for author in dict.fromkeys(c.get(qn("w:author")) for c in existing):
+                if author:
+                    self._ensure_person(author)
+            return
+        for comment in existing:
+            paras = comment.findall(qn("w:p"))
+            para_id = paras[-1].get(_PARA_ID) if paras else None
+            if not para_id:
+                continue
+            if kind == "commentsExtended":
+                ex = etree.SubElement(root, qn("w15:commentEx"))
+                ex.set(qn("w15:paraId"), para_id)
+                ex.set(qn("w15:done"), "0")
+            else:
+                entry = etree.SubElement(root, qn("w16cid:commentId"))
+                entry.set(qn("w16cid:paraId"), para_id)
+                entry.set(qn("w16cid:durableId"), self._durable.next(f"durable\0existing\0{para_id}"))
 
     def _ensure_person(self, author: str) -> None:
         people = self._part("people")

@@ -15,8 +15,8 @@ only, not the engine's own ``patch_to_docx``, so the judge does not share code
 with what it judges). A file built from nothing (a patch, a synthetic document)
 is not held to having settings, font table and theme parts.
 
-Cost (measured on this machine, in-process, validator built once): about 5 ms
-for a hand-written test document, 0.4-0.6 s for a generated 4- or 30-page
+Cost (measured on this machine, in-process): about 15 ms for a hand-written
+test document (10 of them building a fresh validator, see :func:`_validator`), 0.4-0.6 s for a generated 4- or 30-page
 contract (its theme and styles parts dominate). Findings are cached by the
 SHA-256 of the bytes, so an input shared by many tests is judged once.
 """
@@ -49,8 +49,11 @@ _PARTS_NOT_NEEDED = re.compile(r"A required relationship type '[^']*' is missing
 Source = bytes | str | os.PathLike
 
 
-@lru_cache(maxsize=1)
 def _validator() -> OpenXmlValidator:
+    """A new validator for each file. openxml-audit 0.8's cross-part rules cache the
+    values they read under ``id(package)``, which Python reuses once a package is
+    freed: a validator kept across files then reports ids "not found" that are there
+    (measured: 27 of 90 validations of three files). A new one costs about 10 ms."""
     return OpenXmlValidator(file_format=FileFormat.MICROSOFT_365, max_errors=0)
 
 
