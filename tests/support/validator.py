@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import io
 import os
 import re
 import tempfile
@@ -85,13 +86,12 @@ def flat_opc_to_docx(xml: bytes) -> bytes:
         if not name.endswith(".rels"):
             etree.SubElement(types, f"{{{_CT}}}Override", PartName=name,
                              ContentType=part.get(f"{{{PKG}}}contentType", ""))
-    out = tempfile.SpooledTemporaryFile()
+    out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
         zf.writestr("[Content_Types].xml", etree.tostring(types, xml_declaration=True, encoding="UTF-8"))
         for name, data in files:
             zf.writestr(name, data)
-    out.seek(0)
-    return out.read()
+    return out.getvalue()
 
 
 @lru_cache(maxsize=512)
