@@ -24,8 +24,13 @@ How edits land on the XML, and why:
   ``w:fldSimple`` is first rewritten as the equivalent complex field. Edits
   touching a field that starts or ends in another paragraph, or that sits in
   another author's revision, are refused (``unsupported_content``).
-* Moves (``w:moveFrom``/``w:moveTo``) are not layered on; an edit in a paragraph
-  holding one is refused (``pending_revisions``).
+* **Others' pending changes are layered on, as Word records them.** Text
+  deleted from another author's ``w:ins`` or ``w:moveTo`` becomes our ``w:del``
+  inside it (accepting their change keeps our deletion pending; rejecting it
+  removes the text, ours with it). Text inserted inside it splits it (same
+  author, date and kind), so our insertion stays inside the named
+  ``w:moveToRangeStart``/``w:moveToRangeEnd`` range of a move. Moved-away text
+  (``w:moveFrom``) is not in the accepted view and so is never edited.
 """
 
 from __future__ import annotations
@@ -38,7 +43,7 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from .diff import Hunk, apply_hunks
-from .oxml import XML_SPACE, qn
+from .oxml import NSMAP, XML_SPACE, qn
 from .revisions import REVISION_ID_TAGS, RPR_CHANGE, RevisionIds, Tracker
 from .text import paragraph_text, text_segments
 
@@ -72,11 +77,24 @@ _BREAKS = re.compile(r"(\t|\n)")
 
 
 class EditRefused(Exception):
-    """An edit that cannot be written cleanly; ``reason`` is the op's skip reason."""
+    """An edit that cannot be written cleanly; ``reason`` is the op's skip reason.
 
-    def __init__(self, reason: str, message: str) -> None:
-        super().__init__(message)
+    ``element`` names the XML element that caused it (``w:fldChar``, ``w:sym``…),
+    so a refusal on a real document says what to look at.
+    """
+
+    def __init__(self, reason: str, message: str, element: etree._Element | str | None = None) -> None:
+        self.element = _prefixed(element) if element is not None else None
+        super().__init__(f"{message} (element: {self.element})" if self.element else message)
         self.reason = reason
+
+
+def _prefixed(el: etree._Element | str) -> str:
+    """``{…main}fldChar`` → ``w:fldChar`` (the name a reader of the XML knows)."""
+    tag = el if isinstance(el, str) else el.tag
+    q = etree.QName(tag)
+    prefix = next((k for k, v in NSMAP.items() if v == q.namespace), None)
+    return f"{prefix}:{q.localname}" if prefix else q.localname
 
 
 @dataclass(slots=True)
@@ -174,8 +192,6 @@ class ParagraphEditor:
 
         Returns the revision elements made, in document order.
         """
-        if any(True for _ in self.p.iter(*_MOVES)):
-            raise EditRefused("pending_revisions", "The paragraph holds a tracked move.")
         intended = apply_hunks(self.text, hunks)
         made: list[etree._Element] = []
         for hunk in reversed(self._widen_over_fields(hunks)):
@@ -189,11 +205,10 @@ class ParagraphEditor:
 
     def delete_all(self) -> list[etree._Element]:
         """Mark every run of the paragraph deleted (its mark is the caller's)."""
-        if any(True for _ in self.p.iter(*_MOVES)):
-            raise EditRefused("pending_revisions", "The paragraph holds a tracked move.")
         for f in self._fields:
             if not f.complete:
-                raise EditRefused("unsupported_content", "A field runs across the paragraph's edges.")
+                raise EditRefused("unsupported_content", "A field runs across the paragraph's edges.",
+                                  (f.first if f.first is not None else f.last))
             if f.simple is not None:
                 self._explode(f)
         runs = [
@@ -303,7 +318,8 @@ class ParagraphEditor:
                 if not hit:
                     continue
                 if not f.deletable:
-                    raise EditRefused("unsupported_content", "The edit touches a field that cannot be replaced whole.")
+                    raise EditRefused("unsupported_content", "The edit touches a field that cannot be replaced whole: "
+                                      + _why_not_deletable(f), _field_element(f))
                 lo, hi = min(f.start, hit[0].start), max(f.end, hit[-1].end)
                 if len(hit) == 1 and (lo, hi) == (hit[0].start, hit[0].end):
                     continue
@@ -381,7 +397,8 @@ class ParagraphEditor:
         f = self._field_of(ref)
         if f is not None and f.end > f.start:
             if not f.complete:
-                raise EditRefused("unsupported_content", "The insertion touches a field that spans paragraphs.")
+                raise EditRefused("unsupported_content", "The insertion touches a field that spans paragraphs.",
+                                  _field_element(f))
             el = f.runs[-1] if after_ref else f.runs[0]
             if f.simple is not None:
                 el = f.simple
@@ -406,7 +423,7 @@ class ParagraphEditor:
         for i, pc in enumerate(self._pieces):
             if pc.start < offset < pc.end:
                 if pc.owner.tag != _T:
-                    raise EditRefused("unsupported_content", "An edit boundary falls inside a symbol.")
+                    raise EditRefused("unsupported_content", "An edit boundary falls inside a symbol.", pc.owner)
                 self._split_run(pc.run, pc.owner, offset - pc.start)
                 self._scan()
                 return
@@ -489,8 +506,6 @@ class ParagraphEditor:
 
     def _delete(self, runs: list[etree._Element]) -> list[etree._Element]:
         """Wrap runs in ``w:del``, one per stretch of adjacent sibling runs."""
-        if any(_inside(r, (_MOVE_TO,), self.p) for r in runs):
-            raise EditRefused("pending_revisions", "The edit would delete moved text.")
         groups: list[list[etree._Element]] = []
         for r in runs:
             if groups and r.getprevious() is groups[-1][-1]:
@@ -513,6 +528,21 @@ class ParagraphEditor:
         ins = self.tracker.element("w:ins")
         ins.append(text_runs(text, rpr))
         return ins
+
+
+def _field_element(f: _Field) -> etree._Element:
+    if f.simple is not None:
+        return f.simple
+    return f.first if f.first is not None else (f.last if f.last is not None else f.runs[0])
+
+
+def _why_not_deletable(f: _Field) -> str:
+    if not f.complete:
+        return "it starts or ends in another paragraph."
+    holder = f.simple.getparent() if f.simple is not None else f.runs[0].getparent()
+    if holder is not None and holder.tag in _WRAPPERS:
+        return f"it sits in another author's tracked change ({_prefixed(holder)})."
+    return "its runs sit in different containers."
 
 
 def _touches(h: Hunk, f: _Field) -> bool:

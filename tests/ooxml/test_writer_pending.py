@@ -1,0 +1,149 @@
+"""Edits inside other authors' pending changes, recorded the way Word records them.
+
+A hand-written document with five other reviewers' tracked changes: Alice's
+insertion, Bob's deletions, Carol's move, Dave's deleted paragraph mark and
+Erin's inserted paragraph. One op of each kind lands in them, and every one is
+applied: text deleted from Alice's insertion or Carol's moved text becomes our
+``w:del`` inside theirs; text inserted into moved text stays inside the move's
+named range; a paragraph whose mark Dave deleted keeps his revision. Judged by
+pandoc and LibreOffice (accept all, reject all, reject ours only) and by the
+Open XML validator.
+"""
+
+from __future__ import annotations
+
+import pytest
+from lxml import etree
+
+from redline.ooxml.oxml import qn
+from redline.ooxml.resolve import resolve_docx
+from tests.ooxml.write_helpers import anchor, anchored, d, p, paragraph_xml, r, redline, statuses
+from tests.support import oracles
+from tests.support.validator import assert_no_new_findings
+
+OURS = "Redline AI"
+
+
+def _by(author: str, day: int) -> str:
+    return f'w:author="{author}" w:date="2024-03-0{day}T10:00:00Z"'
+
+
+ALICE, BOB, CAROL, DAVE, ERIN = (_by(a, i) for i, a in enumerate(("Alice", "Bob", "Carol", "Dave", "Erin"), 1))
+BODY = "".join([
+    p(r("The Supplier "), f'<w:ins w:id="1" {ALICE}>{r("shall promptly ")}</w:ins>', r("deliver the Goods.")),
+    p(r("Payment is due "), f'<w:del w:id="2" {BOB}>{d("immediately ")}</w:del>', r("within 30 days.")),
+    p(r("Notices must be given"), f'<w:moveFromRangeStart w:id="3" w:name="move1" {CAROL}/>',
+      f'<w:moveFrom w:id="4" {CAROL}>{r(" in writing")}</w:moveFrom>', '<w:moveFromRangeEnd w:id="3"/>', r(".")),
+    p(r("All notices are sent"), f'<w:moveToRangeStart w:id="5" w:name="move1" {CAROL}/>',
+      f'<w:moveTo w:id="6" {CAROL}>{r(" in writing")}</w:moveTo>', '<w:moveToRangeEnd w:id="5"/>',
+      r(" to the address above.")),
+    p(r("The Customer pays "), ppr=f'<w:rPr><w:del w:id="7" {DAVE}/></w:rPr>'),
+    p(r("in arrears.")),
+    p(f'<w:ins w:id="8" {ERIN}>{r("Erin adds an audit clause.")}</w:ins>', ppr=f'<w:rPr><w:ins w:id="9" {ERIN}/></w:rPr>'),
+    p(r("Survival: "), f'<w:ins w:id="10" {ALICE}>{r("all clauses ")}</w:ins>',
+      f'<w:del w:id="11" {BOB}>{d("some clauses ")}</w:del>', r("survive.")),
+    p(r("Last clause.")),
+])
+OPS = [
+    ("The Supplier", "REPLACE_TEXT", {"Quote": "shall promptly", "Replacement": "must"}),
+    ("Payment", "REWRITE_PARAGRAPH", {"NewText": "Payment is due within 45 days."}),
+    ("All notices", "REPLACE_TEXT", {"Quote": "in writing", "Replacement": "by email"}),
+    ("All notices", "COMMENT", {"Quote": "address", "Comment": "Which address?"}),
+    ("The Customer", "REWRITE_PARAGRAPH", {"NewText": "The Customer pays monthly "}),
+    ("Erin adds", "INSERT", {"Position": "after", "Text": "Audits happen yearly."}),
+    ("Survival", "DELETE_PARAGRAPH", {}),
+]
+INTENDED = [  # everyone's changes accepted, ours included
+    "The Supplier must deliver the Goods.",
+    "Payment is due within 45 days.",
+    "Notices must be given.",
+    "All notices are sent by email to the address above.",
+    "The Customer pays monthly in arrears.",  # Dave's deleted mark joins the two
+    "Erin adds an audit clause.",
+    "Audits happen yearly.",
+    "Last clause.",
+]
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    source, paragraphs = anchored(BODY)
+    out = redline(source, [{"Id": anchor(paragraphs, start), "Type": kind, **fields} for start, kind, fields in OPS])
+    folder = tmp_path_factory.mktemp("pending")
+    paths = {name: folder / f"{name}.docx" for name in ("in", "out", "ours_rejected", "ours_accepted")}
+    paths["in"].write_bytes(source)
+    paths["out"].write_bytes(out.docx)
+    paths["ours_rejected"].write_bytes(resolve_docx(out.docx, "reject", authors=[OURS]).docx)
+    paths["ours_accepted"].write_bytes(resolve_docx(out.docx, "accept", authors=[OURS]).docx)
+    return out, paragraphs, paths
+
+
+def test_every_op_is_applied(files):
+    out, _paragraphs, _paths = files
+    assert statuses(out) == ["applied"] * len(OPS)
+
+
+def test_pandoc_sees_the_intended_text_and_rejecting_gives_the_inputs_views(files):
+    _out, _paragraphs, paths = files
+    assert oracles.pandoc_text(paths["out"], "accept") == INTENDED
+    assert oracles.pandoc_text(paths["out"], "reject") == oracles.pandoc_text(paths["in"], "reject")
+    for view in ("accept", "reject"):  # rejecting ours alone gives back the input, others' changes pending
+        assert oracles.pandoc_text(paths["ours_rejected"], view) == oracles.pandoc_text(paths["in"], view)
+    assert oracles.pandoc_text(paths["ours_accepted"], "accept") == INTENDED
+
+
+def test_libreoffice_agrees(files):
+    _out, _paragraphs, paths = files
+    out_accept, out_reject, in_reject, ours_rejected_accept, in_accept = oracles.lo_texts([
+        (paths["out"], "accept"), (paths["out"], "reject"), (paths["in"], "reject"),
+        (paths["ours_rejected"], "accept"), (paths["in"], "accept")])
+    assert out_accept == INTENDED
+    assert out_reject == in_reject
+    assert ours_rejected_accept == in_accept
+
+
+def test_only_our_revisions_are_added_and_the_validator_finds_nothing_new(files):
+    out, _paragraphs, paths = files
+    before, after = oracles.stats(paths["in"])["authors"], oracles.stats(paths["out"])["authors"]
+    for author in ("Bob", "Carol", "Dave", "Erin"):
+        assert after[author] >= before[author]
+    assert after[OURS] == sum(x.revisions for x in out.results)
+    assert_no_new_findings(paths["in"], paths["out"])
+    for resolved in ("ours_rejected", "ours_accepted"):
+        assert_no_new_findings(paths["in"], paths[resolved])
+
+
+def _children(el: etree._Element) -> list[tuple[str, str | None]]:
+    return [(etree.QName(c).localname, c.get(qn("w:author"))) for c in el if c.get(qn("w:author"))]
+
+
+def test_deleting_from_alices_insertion_nests_our_deletion_in_it(files):
+    out, paragraphs, _paths = files
+    x = paragraph_xml(out.docx, anchor(paragraphs, "The Supplier"))
+    alice = [c for c in x.iter(qn("w:ins")) if c.get(qn("w:author")) == "Alice"]
+    # Her insertion is split around our new word (same author and date), the deletion inside the first half.
+    assert [_children(c) for c in alice] == [[("del", OURS)], []]
+    assert _children(x) == [("ins", "Alice"), ("ins", OURS), ("ins", "Alice")]
+    assert "".join(t for c in alice for t in c.itertext()) == "shall promptly "
+
+
+def test_edits_in_moved_text_stay_inside_the_move(files):
+    out, paragraphs, _paths = files
+    x = paragraph_xml(out.docx, anchor(paragraphs, "All notices"))
+    kids = list(x)
+    start = next(i for i, c in enumerate(kids) if c.tag == qn("w:moveToRangeStart"))
+    end = next(i for i, c in enumerate(kids) if c.tag == qn("w:moveToRangeEnd"))
+    inside = kids[start + 1:end]
+    moved = [c for c in inside if c.tag == qn("w:moveTo")]
+    assert [a for c in moved for a in _children(c)] == [("del", OURS)]  # "in writing" deleted inside Carol's move
+    ours = [c for c in inside if c.tag == qn("w:ins") and c.get(qn("w:author")) == OURS]
+    assert ["".join(c.itertext()) for c in ours] == ["by email"]  # and the new words inside her range
+    assert not [c for c in kids[end:] if c.tag == qn("w:ins") and "email" in "".join(c.itertext())]
+
+
+def test_a_paragraph_whose_mark_dave_deleted_keeps_his_revision(files):
+    out, paragraphs, _paths = files
+    x = paragraph_xml(out.docx, anchor(paragraphs, "The Customer"))
+    mark = x.find(f"{qn('w:pPr')}/{qn('w:rPr')}")
+    assert _children(mark) == [("del", "Dave")]
+    assert [a for c in x if c.tag == qn("w:ins") for a in [c.get(qn("w:author"))]] == [OURS]
