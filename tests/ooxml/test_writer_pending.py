@@ -147,3 +147,24 @@ def test_a_paragraph_whose_mark_dave_deleted_keeps_his_revision(files):
     mark = x.find(f"{qn('w:pPr')}/{qn('w:rPr')}")
     assert _children(mark) == [("del", "Dave")]
     assert [a for c in x if c.tag == qn("w:ins") for a in [c.get(qn("w:author"))]] == [OURS]
+
+
+FIELD_BEGIN = '<w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText xml:space="preserve"> DATE </w:instrText></w:r>'
+FIELD_END = '<w:r><w:fldChar w:fldCharType="separate"/></w:r>' + r("1 May") + '<w:r><w:fldChar w:fldCharType="end"/></w:r>'
+
+
+def test_a_refusal_names_the_element_that_caused_it():
+    """What is still refused says why and where: a field that starts in one paragraph
+    and ends in the next (w:fldChar), a field inside Alice's insertion (w:ins)."""
+    source, paragraphs = anchored(
+        p(r("Signed on "), FIELD_BEGIN) + p(r("the day "), FIELD_END)
+        + p(r("Dated "), f'<w:ins w:id="1" {ALICE}>{FIELD_BEGIN}{FIELD_END}</w:ins>', r(" by both."))
+        + p(r("Last clause.")))
+    ops = [{"Id": anchor(paragraphs, "Signed"), "Type": "DELETE_PARAGRAPH"},
+           {"Id": anchor(paragraphs, "Dated"), "Type": "REPLACE_TEXT", "Quote": "1 May", "Replacement": "2 May"}]
+    out = redline(source, ops)
+    assert statuses(out) == ["skipped:unsupported_content"] * 2
+    spans, inside = (x.message for x in out.results)
+    assert spans == "A field runs across the paragraph's edges. (element: w:fldChar)"
+    assert inside == ("The edit touches a field that cannot be replaced whole: it sits in another author's "
+                      "tracked change (w:ins). (element: w:fldChar)")
