@@ -30,7 +30,7 @@ revisions by others are layered on as Word records them (:mod:`.runs`): text
 they inserted or moved here is deleted inside their ``w:ins``/``w:moveTo``; a
 paragraph mark they inserted, deleted or moved keeps their revision. The one
 case refused as ``pending_revisions`` is an ``INSERT`` after the last paragraph
-of a cell or the document when that paragraph's mark is already tracked.
+of a cell or the document when that paragraph's mark is deleted or moved.
 """
 
 from __future__ import annotations
@@ -221,21 +221,30 @@ class Redliner:
         nxt = next_paragraph(p)
         word_pattern = op.position == "after" and nxt is None
         host = p
+        moved_marks: list[etree._Element] = []
         if word_pattern:
             # Nothing follows to join on reject: the anchor's own mark becomes the
-            # inserted one and the last new paragraph carries the original mark.
-            if paragraph_mark_revisions(p):
-                raise EditRefused("pending_revisions", "The last paragraph's mark is already tracked; a new "
-                                  "paragraph after it would have to take over that revision.",
-                                  paragraph_mark_revisions(p)[0])
+            # inserted one and the last new paragraph carries the original mark,
+            # with another author's insertion of it if it was inserted (as Word
+            # does when Enter is pressed at the end of such a paragraph).
+            theirs = paragraph_mark_revisions(p)
+            if any(el.tag != INS for el in theirs):
+                raise EditRefused("pending_revisions", "The last paragraph's mark is deleted or moved; a new "
+                                  "paragraph after it would have to take over that revision.", theirs[0])
             if p.find(f"{_PPR}/{_SECT_PR}") is not None:
                 raise EditRefused("unsupported_content", "The paragraph ends a section; its mark cannot move.",
                                   p.find(f"{_PPR}/{_SECT_PR}"))
             host = copy.deepcopy(p)
+            moved_marks = paragraph_mark_revisions(host)
+            for el in moved_marks:
+                el.getparent().remove(el)
             track_paragraph_mark(host, tracker.element("w:ins"))
         news = [self._new_paragraph(p, line, tracker, op, i) for i, line in enumerate(lines)]
         for np in news[:-1] if word_pattern else news:
             track_paragraph_mark(np, tracker.element("w:ins"))
+        if word_pattern:
+            for el in moved_marks:
+                track_paragraph_mark(news[-1], el)
         cid = None
         if op.comment:
             cid = self.comments.next_id()

@@ -17,7 +17,7 @@ from lxml import etree
 
 from redline.ooxml.oxml import qn
 from redline.ooxml.resolve import resolve_docx
-from tests.ooxml.write_helpers import anchor, anchored, d, p, paragraph_xml, r, redline, statuses
+from tests.ooxml.write_helpers import anchor, anchored, d, p, paragraph_xml, part, r, redline, statuses
 from tests.support import oracles
 from tests.support.validator import assert_no_new_findings
 
@@ -168,3 +168,31 @@ def test_a_refusal_names_the_element_that_caused_it():
     assert spans == "A field runs across the paragraph's edges. (element: w:fldChar)"
     assert inside == ("The edit touches a field that cannot be replaced whole: it sits in another author's "
                       "tracked change (w:ins). (element: w:fldChar)")
+
+
+def test_inserting_after_a_last_paragraph_someone_inserted_hands_their_mark_on(tmp_path):
+    """As Word does on Enter at the end of Erin's inserted paragraph: the anchor's mark
+    becomes ours, the new last paragraph carries Erin's inserted mark."""
+    source, paragraphs = anchored(p(r("First clause.")) + p(
+        f'<w:ins w:id="1" {ERIN}>{r("Erin adds a last clause.")}</w:ins>', ppr=f'<w:rPr><w:ins w:id="2" {ERIN}/></w:rPr>'))
+    out = redline(source, [{"Id": anchor(paragraphs, "Erin"), "Type": "INSERT", "Position": "after",
+                            "Text": "Our clause after it."}])
+    assert statuses(out) == ["applied"]
+    marks = [[] if m is None else _children(m)
+             for m in (x.find(f"{qn('w:pPr')}/{qn('w:rPr')}") for x in part_paragraphs(out.docx))]
+    assert marks == [[], [("ins", OURS)], [("ins", "Erin")]]
+    (tmp_path / "in.docx").write_bytes(source)
+    (tmp_path / "out.docx").write_bytes(out.docx)
+    (tmp_path / "rejected.docx").write_bytes(resolve_docx(out.docx, "reject", authors=[OURS]).docx)
+    want = ["First clause.", "Erin adds a last clause.", "Our clause after it."]
+    assert oracles.pandoc_text(tmp_path / "out.docx", "accept") == want
+    assert oracles.pandoc_text(tmp_path / "out.docx", "reject") == oracles.pandoc_text(tmp_path / "in.docx", "reject")
+    for view in ("accept", "reject"):
+        assert oracles.pandoc_text(tmp_path / "rejected.docx", view) == oracles.pandoc_text(tmp_path / "in.docx", view)
+    lo_accept, lo_rejected = oracles.lo_texts([(tmp_path / "out.docx", "accept"), (tmp_path / "rejected.docx", "accept")])
+    assert lo_accept == want and lo_rejected == ["First clause.", "Erin adds a last clause."]
+    assert_no_new_findings(source, out.docx)
+
+
+def part_paragraphs(docx: bytes) -> list[etree._Element]:
+    return list(part(docx, "word/document.xml").find(qn("w:body")).iterchildren(qn("w:p")))
