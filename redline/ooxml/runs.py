@@ -21,9 +21,11 @@ How edits land on the XML, and why:
   so an edit touching a field replaces the whole field: all its runs, including
   the instruction, are deleted (``w:instrText`` → ``w:delInstrText``) and the new
   text is inserted as plain text, as Word does when you type over a field. A
-  ``w:fldSimple`` is first rewritten as the equivalent complex field. Edits
-  touching a field that starts or ends in another paragraph, or that sits in
-  another author's revision, are refused (``unsupported_content``).
+  ``w:fldSimple`` is first rewritten as the equivalent complex field. A field
+  inside another author's insertion or move is deleted inside it, as text is.
+  Edits touching a field that starts or ends in another paragraph, or whose
+  runs are spread over several containers or revisions, are refused
+  (``unsupported_content``).
 * **Others' pending changes are layered on, as Word records them.** Text
   deleted from another author's ``w:ins`` or ``w:moveTo`` becomes our ``w:del``
   inside it (accepting their change keeps our deletion pending; rejecting it
@@ -65,7 +67,8 @@ _ID = qn("w:id")
 
 _INS, _DEL, _MOVE_FROM, _MOVE_TO = qn("w:ins"), qn("w:del"), qn("w:moveFrom"), qn("w:moveTo")
 _WRAPPERS = frozenset((_INS, _DEL, _MOVE_FROM, _MOVE_TO))
-_MOVES = (_MOVE_FROM, _MOVE_TO)
+# Revisions whose content the accepted view does not show (a field there is never edited).
+_HIDDEN = frozenset((_DEL, _MOVE_FROM))
 # Containers a run may sit in whose extent an insertion at their edge must not grow.
 _CONTAINERS = frozenset(
     qn(t) for t in ("w:hyperlink", "w:smartTag", "w:customXml", "w:fldSimple", "w:dir", "w:bdo", "w:sdtContent")
@@ -119,12 +122,14 @@ class _Field:
 
     @property
     def deletable(self) -> bool:
+        """Whole, and its runs side by side: directly in the paragraph or a container,
+        or inside one insertion or move of another author (deleted there, as text is)."""
         if not self.complete:
             return False
         if self.simple is not None:
-            return self.simple.getparent() is not None and self.simple.getparent().tag not in _WRAPPERS
+            return self.simple.getparent() is not None and self.simple.getparent().tag not in _HIDDEN
         parent = self.runs[0].getparent()
-        return parent.tag not in _WRAPPERS and all(r.getparent() is parent for r in self.runs)
+        return parent.tag not in _HIDDEN and all(r.getparent() is parent for r in self.runs)
 
 
 def preserve_space(t: etree._Element) -> None:
@@ -539,10 +544,7 @@ def _field_element(f: _Field) -> etree._Element:
 def _why_not_deletable(f: _Field) -> str:
     if not f.complete:
         return "it starts or ends in another paragraph."
-    holder = f.simple.getparent() if f.simple is not None else f.runs[0].getparent()
-    if holder is not None and holder.tag in _WRAPPERS:
-        return f"it sits in another author's tracked change ({_prefixed(holder)})."
-    return "its runs sit in different containers."
+    return "its runs sit in different containers or revisions."
 
 
 def _touches(h: Hunk, f: _Field) -> bool:

@@ -155,19 +155,45 @@ FIELD_END = '<w:r><w:fldChar w:fldCharType="separate"/></w:r>' + r("1 May") + '<
 
 def test_a_refusal_names_the_element_that_caused_it():
     """What is still refused says why and where: a field that starts in one paragraph
-    and ends in the next (w:fldChar), a field inside Alice's insertion (w:ins)."""
+    and ends in the next (w:fldChar); a new paragraph after one that ends a section (w:sectPr)."""
     source, paragraphs = anchored(
         p(r("Signed on "), FIELD_BEGIN) + p(r("the day "), FIELD_END)
-        + p(r("Dated "), f'<w:ins w:id="1" {ALICE}>{FIELD_BEGIN}{FIELD_END}</w:ins>', r(" by both."))
-        + p(r("Last clause.")))
+        + p(r("Last clause."), ppr='<w:sectPr><w:pgSz w:w="12240" w:h="15840"/></w:sectPr>'))
     ops = [{"Id": anchor(paragraphs, "Signed"), "Type": "DELETE_PARAGRAPH"},
-           {"Id": anchor(paragraphs, "Dated"), "Type": "REPLACE_TEXT", "Quote": "1 May", "Replacement": "2 May"}]
+           {"Id": anchor(paragraphs, "Last"), "Type": "INSERT", "Position": "after", "Text": "After."}]
     out = redline(source, ops)
     assert statuses(out) == ["skipped:unsupported_content"] * 2
-    spans, inside = (x.message for x in out.results)
-    assert spans == "A field runs across the paragraph's edges. (element: w:fldChar)"
-    assert inside == ("The edit touches a field that cannot be replaced whole: it sits in another author's "
-                      "tracked change (w:ins). (element: w:fldChar)")
+    assert [x.message for x in out.results] == [
+        "A field runs across the paragraph's edges. (element: w:fldChar)",
+        "The paragraph ends a section; its mark cannot move. (element: w:sectPr)"]
+
+
+REF = ('<w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText xml:space="preserve"> REF _Ref7 \\h </w:instrText>'
+       '</w:r><w:r><w:fldChar w:fldCharType="separate"/></w:r>' + r("Clause 2") + '<w:r><w:fldChar w:fldCharType="end"/></w:r>')
+
+
+def test_a_field_inside_someone_elses_insertion_is_replaced_inside_it(tmp_path):
+    source, paragraphs = anchored(
+        p('<w:bookmarkStart w:id="70" w:name="_Ref7"/>', r("Clause 2"), '<w:bookmarkEnd w:id="70"/>')
+        + p(r("Subject to "), f'<w:ins w:id="1" {ALICE}>{REF}</w:ins>', r(", the Supplier pays.")))
+    out = redline(source, [{"Id": anchor(paragraphs, "Subject"), "Type": "REPLACE_TEXT", "Quote": "Clause 2",
+                            "Replacement": "Clause 3"}])
+    assert statuses(out) == ["applied"]
+    x = paragraph_xml(out.docx, anchor(paragraphs, "Subject"))
+    alice = [c for c in x if c.tag == qn("w:ins") and c.get(qn("w:author")) == "Alice"]
+    assert [_children(c) for c in alice] == [[("del", OURS)]]  # the whole field, instruction too, deleted in hers
+    assert alice[0].find(f".//{qn('w:delInstrText')}") is not None
+    (tmp_path / "in.docx").write_bytes(source)
+    (tmp_path / "out.docx").write_bytes(out.docx)
+    (tmp_path / "rejected.docx").write_bytes(resolve_docx(out.docx, "reject", authors=[OURS]).docx)
+    assert oracles.pandoc_text(tmp_path / "out.docx", "accept") == ["Clause 2", "Subject to Clause 3, the Supplier pays."]
+    assert oracles.pandoc_text(tmp_path / "out.docx", "reject") == oracles.pandoc_text(tmp_path / "in.docx", "reject")
+    for view in ("accept", "reject"):
+        assert oracles.pandoc_text(tmp_path / "rejected.docx", view) == oracles.pandoc_text(tmp_path / "in.docx", view)
+    lo_out, lo_rejected, lo_in = oracles.lo_texts([(tmp_path / "out.docx", "accept"),
+                                                   (tmp_path / "rejected.docx", "reject"), (tmp_path / "in.docx", "reject")])
+    assert lo_out == ["Clause 2", "Subject to Clause 3, the Supplier pays."] and lo_rejected == lo_in
+    assert_no_new_findings(source, out.docx)
 
 
 def test_inserting_after_a_last_paragraph_someone_inserted_hands_their_mark_on(tmp_path):
