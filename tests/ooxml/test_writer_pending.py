@@ -1,8 +1,8 @@
 """Edits inside other authors' pending changes, recorded the way Word records them.
 
 A hand-written document with five other reviewers' tracked changes: Alice's
-insertion, Bob's deletions, Carol's move, Dave's deleted paragraph mark and
-Erin's inserted paragraph. One op of each kind lands in them, and every one is
+insertions, Bob's deletions, Carol's moves (of words, and of a whole paragraph
+with its mark), Dave's deleted paragraph mark and Erin's inserted paragraph. One op of each kind lands in them, and every one is
 applied: text deleted from Alice's insertion or Carol's moved text becomes our
 ``w:del`` inside theirs; text inserted into moved text stays inside the move's
 named range; a paragraph whose mark Dave deleted keeps his revision. Judged by
@@ -32,6 +32,9 @@ ALICE, BOB, CAROL, DAVE, ERIN = (_by(a, i) for i, a in enumerate(("Alice", "Bob"
 BODY = "".join([
     p(r("The Supplier "), f'<w:ins w:id="1" {ALICE}>{r("shall promptly ")}</w:ins>', r("deliver the Goods.")),
     p(r("Payment is due "), f'<w:del w:id="2" {BOB}>{d("immediately ")}</w:del>', r("within 30 days.")),
+    p(f'<w:moveFromRangeStart w:id="12" w:name="move2" {CAROL}/>',  # Carol moves this paragraph down
+      f'<w:moveFrom w:id="13" {CAROL}>{r("Confidentiality survives termination.")}</w:moveFrom>',
+      '<w:moveFromRangeEnd w:id="12"/>', ppr=f'<w:rPr><w:moveFrom w:id="14" {CAROL}/></w:rPr>'),
     p(r("Notices must be given"), f'<w:moveFromRangeStart w:id="3" w:name="move1" {CAROL}/>',
       f'<w:moveFrom w:id="4" {CAROL}>{r(" in writing")}</w:moveFrom>', '<w:moveFromRangeEnd w:id="3"/>', r(".")),
     p(r("All notices are sent"), f'<w:moveToRangeStart w:id="5" w:name="move1" {CAROL}/>',
@@ -42,6 +45,9 @@ BODY = "".join([
     p(f'<w:ins w:id="8" {ERIN}>{r("Erin adds an audit clause.")}</w:ins>', ppr=f'<w:rPr><w:ins w:id="9" {ERIN}/></w:rPr>'),
     p(r("Survival: "), f'<w:ins w:id="10" {ALICE}>{r("all clauses ")}</w:ins>',
       f'<w:del w:id="11" {BOB}>{d("some clauses ")}</w:del>', r("survive.")),
+    p(f'<w:moveToRangeStart w:id="15" w:name="move2" {CAROL}/>',
+      f'<w:moveTo w:id="16" {CAROL}>{r("Confidentiality survives termination.")}</w:moveTo>',
+      '<w:moveToRangeEnd w:id="15"/>', ppr=f'<w:rPr><w:moveTo w:id="17" {CAROL}/></w:rPr>'),
     p(r("Last clause.")),
 ])
 OPS = [
@@ -52,6 +58,7 @@ OPS = [
     ("The Customer", "REWRITE_PARAGRAPH", {"NewText": "The Customer pays monthly "}),
     ("Erin adds", "INSERT", {"Position": "after", "Text": "Audits happen yearly."}),
     ("Survival", "DELETE_PARAGRAPH", {}),
+    ("Confidentiality", "REPLACE_TEXT", {"Quote": "survives", "Replacement": "outlives"}),
 ]
 INTENDED = [  # everyone's changes accepted, ours included
     "The Supplier must deliver the Goods.",
@@ -61,6 +68,7 @@ INTENDED = [  # everyone's changes accepted, ours included
     "The Customer pays monthly in arrears.",  # Dave's deleted mark joins the two
     "Erin adds an audit clause.",
     "Audits happen yearly.",
+    "Confidentiality outlives termination.",
     "Last clause.",
 ]
 
@@ -139,6 +147,17 @@ def test_edits_in_moved_text_stay_inside_the_move(files):
     ours = [c for c in inside if c.tag == qn("w:ins") and c.get(qn("w:author")) == OURS]
     assert ["".join(c.itertext()) for c in ours] == ["by email"]  # and the new words inside her range
     assert not [c for c in kids[end:] if c.tag == qn("w:ins") and "email" in "".join(c.itertext())]
+
+
+def test_edits_in_a_moved_paragraph_stay_in_the_move_and_keep_its_moved_mark(files):
+    out, paragraphs, _paths = files
+    x = paragraph_xml(out.docx, anchor(paragraphs, "Confidentiality"))
+    assert _children(x.find(f"{qn('w:pPr')}/{qn('w:rPr')}")) == [("moveTo", "Carol")]
+    moved = [c for c in x if c.tag == qn("w:moveTo")]
+    assert [a for c in moved for a in _children(c)] == [("del", OURS)]
+    kids = list(x)
+    end = next(i for i, c in enumerate(kids) if c.tag == qn("w:moveToRangeEnd"))
+    assert [c.get(qn("w:author")) for c in kids[:end] if c.tag == qn("w:ins")] == [OURS]
 
 
 def test_a_paragraph_whose_mark_dave_deleted_keeps_his_revision(files):
