@@ -7,7 +7,8 @@ in-process, whatever helper a test goes through: anchoring (``read_document``),
 apply-ops (``redline_document``), accept/reject (``resolve_docx``), the redlined
 export of a run, synthetic documents and the add-in's flat-OPC patches. After
 the test, :meth:`WrittenFiles.check` holds each output to the validator rule of
-:mod:`tests.support.validator`. Files written in another process (a CLI run as a
+:mod:`tests.support.validator` (``tests/conftest.py`` installs one spy for the
+session and gives each test its own list of pairs). Files written in another process (a CLI run as a
 subprocess, a Celery worker) are not seen here; their tests judge them directly.
 """
 
@@ -15,6 +16,8 @@ from __future__ import annotations
 
 import tempfile
 import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -55,6 +58,17 @@ class WrittenFiles:
         monkeypatch.setattr(Package, "open", classmethod(open_))
         monkeypatch.setattr(Package, "save", save)
         monkeypatch.setattr(PatchBuilder, "build", build)
+
+    @contextmanager
+    def paused(self) -> Iterator[None]:
+        """Record nothing inside: for test-input generators that use the engine's
+        ``Package`` to play another party (a counterparty's redline), whose output
+        is an input to the tests, not a file the engine writes."""
+        sink, self.pairs = self.pairs, []
+        try:
+            yield
+        finally:
+            self.pairs = sink
 
     def problems(self) -> list[str]:
         """One line per written file with findings its input did not have."""
