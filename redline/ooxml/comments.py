@@ -203,15 +203,13 @@ class Comments:
         main = self.pkg.main_part
         name = self.pkg.related_part(main, kind)
         if name and self.pkg.has(name):
-            root = self.pkg.xml(name)
-        else:
-            name = _PART_NAMES[kind]
-            root = template(f"{kind}.xml")
-            self.pkg.set_xml(name, root, CONTENT_TYPES[kind])
-            self.pkg.add_rel(main, kind, name)
-            self._roots[kind] = root
-            self._backfill(kind, root)
-        self._roots[kind] = root
+            self._roots[kind] = self.pkg.xml(name)
+            return self._roots[kind]
+        name = _PART_NAMES[kind]
+        root = self._roots[kind] = template(f"{kind}.xml")
+        self.pkg.set_xml(name, root, CONTENT_TYPES[kind])
+        self.pkg.add_rel(main, kind, name)
+        self._backfill(kind, root)
         return root
 
     def _backfill(self, kind: str, root: etree._Element) -> None:
