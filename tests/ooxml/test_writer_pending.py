@@ -102,10 +102,10 @@ def test_pandoc_sees_the_intended_text_and_rejecting_gives_the_inputs_views(file
 
 def test_libreoffice_agrees(files):
     _out, _paragraphs, paths = files
-    out_accept, out_reject, in_reject, ours_rejected_accept, in_accept = oracles.lo_texts([
+    out_accept, out_reject, in_reject, ours_rejected_accept, in_accept, ours_accepted_accept = oracles.lo_texts([
         (paths["out"], "accept"), (paths["out"], "reject"), (paths["in"], "reject"),
-        (paths["ours_rejected"], "accept"), (paths["in"], "accept")])
-    assert out_accept == INTENDED
+        (paths["ours_rejected"], "accept"), (paths["in"], "accept"), (paths["ours_accepted"], "accept")])
+    assert out_accept == ours_accepted_accept == INTENDED
     assert out_reject == in_reject
     assert ours_rejected_accept == in_accept
 
