@@ -221,30 +221,25 @@ class Redliner:
         nxt = next_paragraph(p)
         word_pattern = op.position == "after" and nxt is None
         host = p
-        moved_marks: list[etree._Element] = []
+        handed: list[etree._Element] = []
         if word_pattern:
             # Nothing follows to join on reject: the anchor's own mark becomes the
             # inserted one and the last new paragraph carries the original mark,
-            # with another author's insertion of it if it was inserted (as Word
-            # does when Enter is pressed at the end of such a paragraph).
+            # as Word does when Enter is pressed at the end of the paragraph: with
+            # another author's insertion of that mark, and with the section break
+            # the mark ends.
             theirs = paragraph_mark_revisions(p)
             if any(el.tag != INS for el in theirs):
                 raise EditRefused("pending_revisions", "The last paragraph's mark is deleted or moved; a new "
                                   "paragraph after it would have to take over that revision.", theirs[0])
-            if p.find(f"{_PPR}/{_SECT_PR}") is not None:
-                raise EditRefused("unsupported_content", "The paragraph ends a section; its mark cannot move.",
-                                  p.find(f"{_PPR}/{_SECT_PR}"))
             host = copy.deepcopy(p)
-            moved_marks = paragraph_mark_revisions(host)
-            for el in moved_marks:
-                el.getparent().remove(el)
+            handed = _take_mark(host)
             track_paragraph_mark(host, tracker.element("w:ins"))
         news = [self._new_paragraph(p, line, tracker, op, i) for i, line in enumerate(lines)]
         for np in news[:-1] if word_pattern else news:
             track_paragraph_mark(np, tracker.element("w:ins"))
         if word_pattern:
-            for el in moved_marks:
-                track_paragraph_mark(news[-1], el)
+            _give_mark(news[-1], handed)
         cid = None
         if op.comment:
             cid = self.comments.next_id()
@@ -320,6 +315,31 @@ class Redliner:
 def _left(root: etree._Element, ids: set[str]) -> bool:
     """True when a revision with one of ``ids`` is still under ``root``."""
     return any(el.get(_ID) in ids for el in root.iter(*REVISION_ID_TAGS))
+
+
+def _take_mark(p: etree._Element) -> list[etree._Element]:
+    """Remove what belongs to ``p``'s paragraph mark rather than its text: others'
+    mark revisions and the section break (``w:pPr/w:sectPr``); return them."""
+    taken = paragraph_mark_revisions(p)
+    sect = p.find(f"{_PPR}/{_SECT_PR}")
+    if sect is not None:
+        taken.append(sect)
+    for el in taken:
+        el.getparent().remove(el)
+    return taken
+
+
+def _give_mark(p: etree._Element, taken: list[etree._Element]) -> None:
+    """Put what :func:`_take_mark` removed on ``p``'s mark, in schema order."""
+    for el in taken:
+        if el.tag == _SECT_PR:
+            ppr = p.find(_PPR)
+            if ppr is None:
+                ppr = etree.Element(_PPR)
+                p.insert(0, ppr)
+            ppr.append(el)  # _plain_properties left no w:pPrChange to follow it
+        else:
+            track_paragraph_mark(p, el)
 
 
 def _plain_properties(p: etree._Element) -> etree._Element | None:

@@ -174,17 +174,45 @@ FIELD_END = '<w:r><w:fldChar w:fldCharType="separate"/></w:r>' + r("1 May") + '<
 
 def test_a_refusal_names_the_element_that_caused_it():
     """What is still refused says why and where: a field that starts in one paragraph
-    and ends in the next (w:fldChar); a new paragraph after one that ends a section (w:sectPr)."""
+    and ends in the next; a field begun inside a hyperlink and ended outside it."""
     source, paragraphs = anchored(
         p(r("Signed on "), FIELD_BEGIN) + p(r("the day "), FIELD_END)
-        + p(r("Last clause."), ppr='<w:sectPr><w:pgSz w:w="12240" w:h="15840"/></w:sectPr>'))
+        + p(r("See "), f'<w:hyperlink w:anchor="x">{FIELD_BEGIN}<w:r><w:fldChar w:fldCharType="separate"/></w:r>'
+            f'{r("1 May")}</w:hyperlink><w:r><w:fldChar w:fldCharType="end"/></w:r>', r(" now."))
+        + p(r("Last clause.")))
     ops = [{"Id": anchor(paragraphs, "Signed"), "Type": "DELETE_PARAGRAPH"},
-           {"Id": anchor(paragraphs, "Last"), "Type": "INSERT", "Position": "after", "Text": "After."}]
+           {"Id": anchor(paragraphs, "See"), "Type": "REPLACE_TEXT", "Quote": "1 May", "Replacement": "2 May"}]
     out = redline(source, ops)
     assert statuses(out) == ["skipped:unsupported_content"] * 2
     assert [x.message for x in out.results] == [
         "A field runs across the paragraph's edges. (element: w:fldChar)",
-        "The paragraph ends a section; its mark cannot move. (element: w:sectPr)"]
+        "The edit touches a field that cannot be replaced whole: its runs sit in different containers or "
+        "revisions. (element: w:fldChar)"]
+
+
+SECTION_END = '<w:sectPr><w:pgSz w:w="12240" w:h="15840"/></w:sectPr>'
+TABLE = '<w:tbl><w:tblPr/><w:tblGrid><w:gridCol w:w="9000"/></w:tblGrid><w:tr><w:tc><w:tcPr><w:tcW w:w="9000" w:type="dxa"/></w:tcPr>' \
+        + p(r("In the table.")) + "</w:tc></w:tr></w:tbl>"
+
+
+def test_inserting_after_a_paragraph_that_ends_a_section_hands_the_break_on(tmp_path):
+    """Word's Enter at the end of a section: the new paragraph ends the section."""
+    source, paragraphs = anchored(p(r("Section one ends here."), ppr=SECTION_END) + TABLE
+                                  + p(r("After the table.")))
+    out = redline(source, [{"Id": anchor(paragraphs, "Section one"), "Type": "INSERT", "Position": "after",
+                            "Text": "A last line of section one."}])
+    assert statuses(out) == ["applied"]
+    first, second = part_paragraphs(out.docx)[:2]
+    assert first.find(f"{qn('w:pPr')}/{qn('w:sectPr')}") is None
+    assert second.find(f"{qn('w:pPr')}/{qn('w:sectPr')}") is not None
+    assert _children(first.find(f"{qn('w:pPr')}/{qn('w:rPr')}")) == [("ins", OURS)]
+    (tmp_path / "in.docx").write_bytes(source)
+    (tmp_path / "out.docx").write_bytes(out.docx)
+    want = ["Section one ends here.", "A last line of section one.", "In the table.", "After the table."]
+    assert oracles.pandoc_text(tmp_path / "out.docx", "accept") == want
+    assert oracles.pandoc_text(tmp_path / "out.docx", "reject") == oracles.pandoc_text(tmp_path / "in.docx", "reject")
+    assert oracles.lo_texts([(tmp_path / "out.docx", "accept")]) == [want]
+    assert_no_new_findings(source, out.docx)
 
 
 REF = ('<w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText xml:space="preserve"> REF _Ref7 \\h </w:instrText>'
