@@ -16,6 +16,7 @@ import pytest
 from lxml import etree
 
 from redline.ooxml.oxml import qn
+from redline.ooxml.paragraphs import read_document
 from redline.ooxml.resolve import resolve_docx
 from tests.ooxml.write_helpers import anchor, anchored, d, p, paragraph_xml, part, r, redline, statuses
 from tests.support import oracles
@@ -269,3 +270,33 @@ def test_inserting_after_a_last_paragraph_someone_inserted_hands_their_mark_on(t
 
 def part_paragraphs(docx: bytes) -> list[etree._Element]:
     return list(part(docx, "word/document.xml").find(qn("w:body")).iterchildren(qn("w:p")))
+
+
+def test_every_op_lands_in_a_generated_counterparty_redline(small_contract, engine_writes, tmp_path):
+    """A contract with a counterparty's mixed redline (moves, deleted marks, row and
+    format changes): one op of each kind on paragraphs holding their revisions."""
+    from tests.support.make_revisions import revise
+
+    with engine_writes.paused():  # their redline is an input
+        data, _total = revise(small_contract.read_bytes(), count=150, seed=5)
+    read = read_document(data, anchor=True)
+    revised = [x for x in read.paragraphs if x.anchor and len(x.text.split()) >= 4
+               and (x.text != x.original_text or x.paragraph_mark)]
+    assert len(revised) >= 10
+    ops = []
+    for x, kind in zip(revised[::2], ["REPLACE_TEXT", "REWRITE_PARAGRAPH", "INSERT", "DELETE_PARAGRAPH", "COMMENT",
+                                      "REPLACE_TEXT", "REWRITE_PARAGRAPH", "COMMENT"], strict=False):
+        word = next(w for w in reversed(x.text.split()) if x.text.count(w) == 1)
+        ops.append({"Id": x.anchor, "Type": kind, **{
+            "REPLACE_TEXT": {"Quote": word, "Replacement": "REPLACED"},
+            "REWRITE_PARAGRAPH": {"NewText": x.text.replace(word, "rewritten")},
+            "INSERT": {"Position": "after", "Text": "A new clause."},
+            "DELETE_PARAGRAPH": {},
+            "COMMENT": {"Quote": word, "Comment": "Why?"},
+        }[kind]})
+    out = redline(read.docx, ops)
+    assert statuses(out) == ["applied"] * len(ops)
+    (tmp_path / "in.docx").write_bytes(read.docx)
+    (tmp_path / "out.docx").write_bytes(out.docx)
+    assert oracles.pandoc_text(tmp_path / "out.docx", "reject") == oracles.pandoc_text(tmp_path / "in.docx", "reject")
+    assert_no_new_findings(read.docx, out.docx)
