@@ -15,10 +15,13 @@ from __future__ import annotations
 import pytest
 from lxml import etree
 
+from redline.ooxml.ops import op_from_json
 from redline.ooxml.oxml import qn
+from redline.ooxml.package import Package
 from redline.ooxml.paragraphs import read_document
+from redline.ooxml.patch import PatchBuilder
 from redline.ooxml.resolve import resolve_docx
-from tests.ooxml.write_helpers import anchor, anchored, d, p, paragraph_xml, part, r, redline, statuses
+from tests.ooxml.write_helpers import DATE, anchor, anchored, d, p, paragraph_xml, part, r, redline, statuses
 from tests.support import oracles
 from tests.support.validator import assert_no_new_findings
 
@@ -300,3 +303,12 @@ def test_every_op_lands_in_a_generated_counterparty_redline(small_contract, engi
     (tmp_path / "out.docx").write_bytes(out.docx)
     assert oracles.pandoc_text(tmp_path / "out.docx", "reject") == oracles.pandoc_text(tmp_path / "in.docx", "reject")
     assert_no_new_findings(read.docx, out.docx)
+
+
+def test_the_add_ins_patches_for_the_same_ops_apply_and_pass_the_validator():
+    source, paragraphs = anchored(BODY)
+    builder = PatchBuilder(Package.open(source), date=DATE)
+    for i, (start, kind, fields) in enumerate(OPS):
+        patch = builder.build(op_from_json(i, {"Id": anchor(paragraphs, start), "Type": kind, **fields}))
+        assert patch.result.status == "applied", (start, kind, patch.result.message)
+        assert_no_new_findings(source, patch.xml)
