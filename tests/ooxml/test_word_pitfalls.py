@@ -10,9 +10,11 @@ import re
 import zipfile
 from pathlib import Path
 
+from redline.ooxml.ops import op_from_json
 from redline.ooxml.oxml import qn
 from redline.ooxml.package import Package
-from tests.ooxml.test_mirror_parts import EFFECTS, EXTENSIBLE
+from redline.ooxml.patch import PatchBuilder
+from tests.ooxml.test_mirror_parts import EFFECTS, EXTENSIBLE, LINKED_NUMBERING, LIST_STYLE
 from tests.ooxml.write_helpers import (
     COMMENT_PARTS,
     COMMENTS,
@@ -27,7 +29,7 @@ from tests.ooxml.write_helpers import (
     redline,
     statuses,
 )
-from tests.support.validator import assert_no_new_findings
+from tests.support.validator import assert_no_new_findings, flat_opc_to_docx
 
 ENGINE = Path(__file__).resolve().parents[2] / "redline" / "ooxml"
 TEXT_TAGS = (qn("w:t"), qn("w:delText"), qn("w:instrText"), qn("w:delInstrText"))
@@ -101,3 +103,34 @@ def test_new_relationships_take_free_ids_next_to_unusual_ones():
     ids = [rel.get("Id") for rel in part(out, "word/_rels/document.xml.rels")]
     assert len(ids) == len(set(ids)) == 5 and "rId2" in ids
     assert_no_new_findings(renamed, out)
+
+
+def assert_lists_complete(docx: bytes) -> None:
+    """Every list a paragraph or style uses is defined: its ``w:num``, that num's
+    ``w:abstractNum`` (with at least one level), the numbering style a
+    ``w:numStyleLink`` names, and the picture bullets its levels use."""
+    body, styles = part(docx, "word/document.xml"), part(docx, "word/styles.xml")
+    numbering = part(docx, "word/numbering.xml")
+    nums = {n.get(qn("w:numId")): n for n in numbering.iterchildren(qn("w:num"))}
+    abstracts = {a.get(qn("w:abstractNumId")): a for a in numbering.iterchildren(qn("w:abstractNum"))}
+    style_ids = {s.get(qn("w:styleId")) for s in styles.iterchildren(qn("w:style"))}
+    used = {el.get(qn("w:val")) for tree in (body, styles) for el in tree.iter(qn("w:numId"))} - {"0"}
+    assert used and used <= set(nums)
+    for num_id in used:
+        abstract = abstracts[nums[num_id].find(qn("w:abstractNumId")).get(qn("w:val"))]
+        linked = abstract.find(qn("w:numStyleLink"))
+        assert linked is not None or abstract.findall(qn("w:lvl")), f"list {num_id} has no levels"
+        if linked is not None:
+            assert linked.get(qn("w:val")) in style_ids
+    pictures = {b.get(qn("w:numPicBulletId")) for b in numbering.iterchildren(qn("w:numPicBullet"))}
+    assert {el.get(qn("w:val")) for el in numbering.iter(qn("w:lvlPicBulletId"))} <= pictures
+
+
+def test_list_definitions_stay_complete_in_documents_and_patches():
+    _docx, out = _every_part_and_op()
+    assert_lists_complete(out)
+    docx, paragraphs = anchored(numbered("First clause.", 2) + p(r("After.")), styles=LIST_STYLE,
+                                numbering=LINKED_NUMBERING)
+    op = op_from_json(0, {"Id": anchor(paragraphs, "First"), "Type": "INSERT", "Position": "after",
+                          "Text": "Second clause."})
+    assert_lists_complete(flat_opc_to_docx(PatchBuilder(Package.open(docx)).build(op).xml))
