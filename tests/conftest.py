@@ -11,6 +11,31 @@ from django.test import Client
 from redline.models import Membership, Role, Workspace
 from redline.services.accounts import api_key_issue, membership_create, user_create, workspace_create
 from tests.support.docx_builder import build_docx, para
+from tests.support.written import WrittenFiles
+
+
+@pytest.fixture(scope="session", autouse=True)
+def engine_writes():
+    """The spy on every file the engine writes, for the whole session (so a package
+    opened in a session or module fixture still knows its input). Files written
+    outside any test, by those fixtures, are judged when the session ends."""
+    with pytest.MonkeyPatch.context() as mp:
+        spy = WrittenFiles()
+        spy.install(mp)
+        yield spy
+        spy.check()
+
+
+@pytest.fixture(autouse=True)
+def written_files(engine_writes: WrittenFiles):
+    """Every file the engine writes in this test must pass the Open XML validator
+    rule: no finding its input did not have (see ``tests/support/written.py``)."""
+    outside, engine_writes.pairs = engine_writes.pairs, []
+    try:
+        yield engine_writes
+        engine_writes.check()
+    finally:
+        engine_writes.pairs = outside
 
 
 @dataclass

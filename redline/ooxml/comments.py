@@ -159,6 +159,8 @@ class Comments:
         id) makes the paraId and durable id deterministic.
         """
         _ref_style, text_style = self.styles()
+        for kind in ("commentsExtended", "commentsIds", "people"):  # backfilled before ours joins
+            self._part(kind)
         comment = etree.SubElement(self._part("comments"), qn("w:comment"))
         comment.set(_ID, cid)
         comment.set(qn("w:author"), author)
@@ -201,14 +203,44 @@ class Comments:
         main = self.pkg.main_part
         name = self.pkg.related_part(main, kind)
         if name and self.pkg.has(name):
-            root = self.pkg.xml(name)
-        else:
-            name = _PART_NAMES[kind]
-            root = template(f"{kind}.xml")
-            self.pkg.set_xml(name, root, CONTENT_TYPES[kind])
-            self.pkg.add_rel(main, kind, name)
-        self._roots[kind] = root
+            self._roots[kind] = self.pkg.xml(name)
+            return self._roots[kind]
+        name = _PART_NAMES[kind]
+        root = self._roots[kind] = template(f"{kind}.xml")
+        self.pkg.set_xml(name, root, CONTENT_TYPES[kind])
+        self.pkg.add_rel(main, kind, name)
+        self._backfill(kind, root)
         return root
+
+    def _backfill(self, kind: str, root: etree._Element) -> None:
+        """Give a new mirror part an entry for each comment already in ``comments.xml``.
+
+        A file written without them (LibreOffice keeps only ``comments.xml``) would
+        otherwise end up with mirrors that cover our comments and not the others:
+        Word writes one entry per comment (keyed by the ``w14:paraId`` of its last
+        paragraph) and one person per author, and so do we.
+        """
+        if kind == "comments":
+            return
+        existing = list(self._part("comments").iterchildren(qn("w:comment")))
+        if kind == "people":
+            for author in dict.fromkeys(c.get(qn("w:author")) for c in existing):
+                if author:
+                    self._ensure_person(author)
+            return
+        for comment in existing:
+            paras = comment.findall(qn("w:p"))
+            para_id = paras[-1].get(_PARA_ID) if paras else None
+            if not para_id:
+                continue
+            if kind == "commentsExtended":
+                ex = etree.SubElement(root, qn("w15:commentEx"))
+                ex.set(qn("w15:paraId"), para_id)
+                ex.set(qn("w15:done"), "0")
+            else:
+                entry = etree.SubElement(root, qn("w16cid:commentId"))
+                entry.set(qn("w16cid:paraId"), para_id)
+                entry.set(qn("w16cid:durableId"), self._durable.next(f"durable\0existing\0{para_id}"))
 
     def _ensure_person(self, author: str) -> None:
         people = self._part("people")
@@ -240,7 +272,9 @@ def _ensure_comment_styles(pkg: Package) -> tuple[str, str]:
     A style is matched by type and built-in name; a missing one is copied from
     ``templates/comment-styles.xml`` under a free id, and its ``basedOn``/
     ``next``/``link`` are pointed at the document's own default styles (or
-    dropped when the document has none).
+    dropped when the document has none). Word 2010 files also carry
+    ``stylesWithEffects.xml``, a mirror of the style list that Word reads
+    alongside ``styles.xml``; a style added to one is added to the other.
     """
     root = styles_root(pkg)
     by_name: dict[tuple[str | None, str], str] = {}
@@ -269,6 +303,7 @@ def _ensure_comment_styles(pkg: Package) -> tuple[str, str]:
         ids.add(sid)
         mapping[tid] = sid
         missing.append(st)
+    added: list[etree._Element] = []
     for st in missing:
         new = copy.deepcopy(st)
         new.set(_STYLE_ID, mapping[st.get(_STYLE_ID)])
@@ -279,5 +314,19 @@ def _ensure_comment_styles(pkg: Package) -> tuple[str, str]:
             else:
                 new.remove(ref)
         root.append(new)
+        added.append(new)
+    _mirror_styles(pkg, added)
     return str(mapping["CommentReference"]), str(mapping["CommentText"])
+
+
+def _mirror_styles(pkg: Package, added: list[etree._Element]) -> None:
+    """Add copies of ``added`` to ``stylesWithEffects.xml`` when the document has one."""
+    name = pkg.related_part(pkg.main_part, "stylesWithEffects")
+    if not added or not name or not pkg.has(name):
+        return
+    mirror = pkg.xml(name)
+    present = {st.get(_STYLE_ID) for st in mirror.iterchildren(_STYLE)}
+    for st in added:
+        if st.get(_STYLE_ID) not in present:
+            mirror.append(copy.deepcopy(st))
 

@@ -36,6 +36,7 @@ STRICT_W_NS = "http://purl.oclc.org/ooxml/wordprocessingml/main"
 REL_TYPE: dict[str, str] = {
     "officeDocument": "http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument",
     "styles": "http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles",
+    "stylesWithEffects": "http://schemas.microsoft.com/office/2007/relationships/stylesWithEffects",
     "numbering": "http://schemas.openxmlformats.org/officeDocument/2006/relationships/numbering",
     "comments": "http://schemas.openxmlformats.org/officeDocument/2006/relationships/comments",
     "commentsExtended": "http://schemas.microsoft.com/office/2011/relationships/commentsExtended",

@@ -57,6 +57,7 @@ _CONTENT_TYPES = {
 }
 _STYLE_REFS = tuple(qn(f"w:{t}") for t in ("pStyle", "rStyle", "tblStyle"))
 _STYLE_LINKS = tuple(qn(f"w:{t}") for t in ("basedOn", "link", "next"))
+_LIST_STYLE_LINKS = tuple(qn(f"w:{t}") for t in ("styleLink", "numStyleLink"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,19 +185,18 @@ def _flat_opc(scratch: Package, paragraphs: list[etree._Element]) -> bytes:
     used_rids = _used_rids(body)
     styles_name = scratch.related_part(main, "styles")
     numbering_name = scratch.related_part(main, "numbering")
+    numbering = _numbering_subset(scratch, body) if numbering_name else None
     for rel in scratch.xml(Package.rels_name(main)).iterchildren(qn("pr:Relationship")):
         target = rel.get("Target", "")
         resolved = posixpath.normpath(posixpath.join("word", target))
         typ = rel.get("Type", "")
         keep = rel.get("Id") in used_rids
         if typ == REL_TYPE["styles"] and styles_name:
-            parts.append((resolved, CONTENT_TYPES["styles"], _style_subset(scratch, body, comments_root)))
+            parts.append((resolved, CONTENT_TYPES["styles"], _style_subset(scratch, body, comments_root, numbering)))
             keep = True
-        elif typ == REL_TYPE["numbering"] and numbering_name:
-            subset = _numbering_subset(scratch, body)
-            if subset is not None:
-                parts.append((resolved, _CONTENT_TYPES["numbering"], subset))
-                keep = True
+        elif typ == REL_TYPE["numbering"] and numbering is not None:
+            parts.append((resolved, _CONTENT_TYPES["numbering"], numbering))
+            keep = True
         elif any(typ == REL_TYPE[k] for k in _COMMENT_KINDS) and comment_parts["comments"]:
             parts.append((resolved, scratch.content_type(resolved) or "", scratch.xml(resolved)))
             keep = True
@@ -227,12 +227,15 @@ def _add_part(package: etree._Element, name: str, content_type: str, content: et
         etree.SubElement(part, qn("pkg:xmlData")).append(copy.deepcopy(content))
 
 
-def _style_subset(scratch: Package, body: etree._Element, comments: etree._Element | None) -> etree._Element:
-    """The styles the patch uses, with their basedOn/link/next chains and the
-    document defaults (everything else in styles.xml is left out)."""
+def _style_subset(scratch: Package, body: etree._Element, comments: etree._Element | None,
+                  numbering: etree._Element | None) -> etree._Element:
+    """The styles the patch uses (its paragraphs, comments and lists), with their
+    basedOn/link/next chains and the document defaults (everything else in
+    styles.xml is left out)."""
     root = scratch.xml(scratch.related_part(scratch.main_part, "styles"))
     by_id = {st.get(_STYLE_ID): st for st in root.iterchildren(_STYLE)}
-    wanted = {el.get(_VAL) for tree in (body, comments) if tree is not None for el in tree.iter(*_STYLE_REFS)}
+    trees = [t for t in (body, comments, numbering) if t is not None]
+    wanted = {el.get(_VAL) for tree in trees for el in tree.iter(*_STYLE_REFS, *_LIST_STYLE_LINKS)}
     wanted |= {st.get(_STYLE_ID) for st in by_id.values() if st.get(qn("w:default")) in ("1", "true", "on")}
     todo = list(wanted)
     while todo:
@@ -253,24 +256,46 @@ def _style_subset(scratch: Package, body: etree._Element, comments: etree._Eleme
 
 
 def _numbering_subset(scratch: Package, body: etree._Element) -> etree._Element | None:
-    """The lists the patch paragraphs (or their styles) number with, or None."""
+    """The lists the patch paragraphs (or their styles) number with, complete, or None.
+
+    Complete means what Word needs to draw them: each ``w:num`` with its whole
+    ``w:abstractNum``; for an abstractNum that follows a numbering style
+    (``w:numStyleLink``), the list that style numbers with and its abstractNum
+    (``w:styleLink``); and the picture bullets (``w:numPicBullet``) the levels use.
+    Definitions are copied whole, in the source's order (the schema's).
+    """
     root = scratch.xml(scratch.related_part(scratch.main_part, "numbering"))
-    num_ids = {el.get(_VAL) for el in body.iter(_NUM_ID)}
     styles_name = scratch.related_part(scratch.main_part, "styles")
-    if styles_name:
-        used_styles = {el.get(_VAL) for el in body.iter(qn("w:pStyle"))}
-        for st in scratch.xml(styles_name).iterchildren(_STYLE):
-            if st.get(_STYLE_ID) in used_styles:
-                num_ids |= {el.get(_VAL) for el in st.iter(_NUM_ID)}
+    styles = {st.get(_STYLE_ID): st for st in scratch.xml(styles_name).iterchildren(_STYLE)} if styles_name else {}
+    nums = {n.get(_NUM_ID): n for n in root.iterchildren(_NUM)}
+    abstracts = {a.get(_ABSTRACT_ID): a for a in root.iterchildren(_ABSTRACT)}
+    num_ids = {el.get(_VAL) for el in body.iter(_NUM_ID)}
+    num_ids |= {el.get(_VAL) for sid in {el.get(_VAL) for el in body.iter(qn("w:pStyle"))}
+                if sid in styles for el in styles[sid].iter(_NUM_ID)}
     num_ids.discard("0")
+    abstract_ids: set[str] = set()
+    todo = list(num_ids)
+    while todo:
+        num = nums.get(todo.pop())
+        ref = num.find(_ABSTRACT_ID) if num is not None else None
+        abstract_id = ref.get(_VAL) if ref is not None else None
+        if abstract_id is None or abstract_id in abstract_ids or abstract_id not in abstracts:
+            continue
+        abstract_ids.add(abstract_id)
+        for link in abstracts[abstract_id].iterchildren(qn("w:numStyleLink")):
+            style = styles.get(link.get(_VAL))
+            for el in style.iter(_NUM_ID) if style is not None else ():
+                if el.get(_VAL) not in num_ids:
+                    num_ids.add(el.get(_VAL))
+                    todo.append(el.get(_VAL))
     if not num_ids:
         return None
-    nums = [n for n in root.iterchildren(_NUM) if n.get(_NUM_ID) in num_ids]
-    abstract_ids = {a.get(_VAL) for n in nums for a in n.iterchildren(_ABSTRACT_ID)}
+    pictures = {el.get(_VAL) for a in abstract_ids for el in abstracts[a].iter(qn("w:lvlPicBulletId"))}
     out = etree.Element(root.tag, nsmap=root.nsmap, attrib=dict(root.attrib))
     for child in root:
-        wanted_abstract = child.tag == _ABSTRACT and child.get(_ABSTRACT_ID) in abstract_ids
-        if wanted_abstract or (child.tag == _NUM and child.get(_NUM_ID) in num_ids):
+        if ((child.tag == _ABSTRACT and child.get(_ABSTRACT_ID) in abstract_ids)
+                or (child.tag == _NUM and child.get(_NUM_ID) in num_ids)
+                or (child.tag == qn("w:numPicBullet") and child.get(qn("w:numPicBulletId")) in pictures)):
             out.append(copy.deepcopy(child))
     return out
 

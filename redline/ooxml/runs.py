@@ -21,11 +21,18 @@ How edits land on the XML, and why:
   so an edit touching a field replaces the whole field: all its runs, including
   the instruction, are deleted (``w:instrText`` → ``w:delInstrText``) and the new
   text is inserted as plain text, as Word does when you type over a field. A
-  ``w:fldSimple`` is first rewritten as the equivalent complex field. Edits
-  touching a field that starts or ends in another paragraph, or that sits in
-  another author's revision, are refused (``unsupported_content``).
-* Moves (``w:moveFrom``/``w:moveTo``) are not layered on; an edit in a paragraph
-  holding one is refused (``pending_revisions``).
+  ``w:fldSimple`` is first rewritten as the equivalent complex field. A field
+  inside another author's insertion or move is deleted inside it, as text is.
+  Edits touching a field that starts or ends in another paragraph, or whose
+  runs are spread over several containers or revisions, are refused
+  (``unsupported_content``).
+* **Others' pending changes are layered on, as Word records them.** Text
+  deleted from another author's ``w:ins`` or ``w:moveTo`` becomes our ``w:del``
+  inside it (accepting their change keeps our deletion pending; rejecting it
+  removes the text, ours with it). Text inserted inside it splits it (same
+  author, date and kind), so our insertion stays inside the named
+  ``w:moveToRangeStart``/``w:moveToRangeEnd`` range of a move. Moved-away text
+  (``w:moveFrom``) is not in the accepted view and so is never edited.
 """
 
 from __future__ import annotations
@@ -38,7 +45,7 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from .diff import Hunk, apply_hunks
-from .oxml import XML_SPACE, qn
+from .oxml import NSMAP, XML_SPACE, qn
 from .revisions import REVISION_ID_TAGS, RPR_CHANGE, RevisionIds, Tracker
 from .text import paragraph_text, text_segments
 
@@ -60,7 +67,8 @@ _ID = qn("w:id")
 
 _INS, _DEL, _MOVE_FROM, _MOVE_TO = qn("w:ins"), qn("w:del"), qn("w:moveFrom"), qn("w:moveTo")
 _WRAPPERS = frozenset((_INS, _DEL, _MOVE_FROM, _MOVE_TO))
-_MOVES = (_MOVE_FROM, _MOVE_TO)
+# Revisions whose content the accepted view does not show (a field there is never edited).
+_HIDDEN = frozenset((_DEL, _MOVE_FROM))
 # Containers a run may sit in whose extent an insertion at their edge must not grow.
 _CONTAINERS = frozenset(
     qn(t) for t in ("w:hyperlink", "w:smartTag", "w:customXml", "w:fldSimple", "w:dir", "w:bdo", "w:sdtContent")
@@ -72,11 +80,24 @@ _BREAKS = re.compile(r"(\t|\n)")
 
 
 class EditRefused(Exception):
-    """An edit that cannot be written cleanly; ``reason`` is the op's skip reason."""
+    """An edit that cannot be written cleanly; ``reason`` is the op's skip reason.
 
-    def __init__(self, reason: str, message: str) -> None:
-        super().__init__(message)
+    ``element`` names the XML element that caused it (``w:fldChar``, ``w:sym``…),
+    so a refusal on a real document says what to look at.
+    """
+
+    def __init__(self, reason: str, message: str, element: etree._Element | str | None = None) -> None:
+        self.element = _prefixed(element) if element is not None else None
+        super().__init__(f"{message} (element: {self.element})" if self.element else message)
         self.reason = reason
+
+
+def _prefixed(el: etree._Element | str) -> str:
+    """``{…main}fldChar`` → ``w:fldChar`` (the name a reader of the XML knows)."""
+    tag = el if isinstance(el, str) else el.tag
+    q = etree.QName(tag)
+    prefix = next((k for k, v in NSMAP.items() if v == q.namespace), None)
+    return f"{prefix}:{q.localname}" if prefix else q.localname
 
 
 @dataclass(slots=True)
@@ -101,12 +122,14 @@ class _Field:
 
     @property
     def deletable(self) -> bool:
+        """Whole, and its runs side by side: directly in the paragraph or a container,
+        or inside one insertion or move of another author (deleted there, as text is)."""
         if not self.complete:
             return False
         if self.simple is not None:
-            return self.simple.getparent() is not None and self.simple.getparent().tag not in _WRAPPERS
+            return self.simple.getparent() is not None and self.simple.getparent().tag not in _HIDDEN
         parent = self.runs[0].getparent()
-        return parent.tag not in _WRAPPERS and all(r.getparent() is parent for r in self.runs)
+        return parent.tag not in _HIDDEN and all(r.getparent() is parent for r in self.runs)
 
 
 def preserve_space(t: etree._Element) -> None:
@@ -174,8 +197,6 @@ class ParagraphEditor:
 
         Returns the revision elements made, in document order.
         """
-        if any(True for _ in self.p.iter(*_MOVES)):
-            raise EditRefused("pending_revisions", "The paragraph holds a tracked move.")
         intended = apply_hunks(self.text, hunks)
         made: list[etree._Element] = []
         for hunk in reversed(self._widen_over_fields(hunks)):
@@ -189,11 +210,10 @@ class ParagraphEditor:
 
     def delete_all(self) -> list[etree._Element]:
         """Mark every run of the paragraph deleted (its mark is the caller's)."""
-        if any(True for _ in self.p.iter(*_MOVES)):
-            raise EditRefused("pending_revisions", "The paragraph holds a tracked move.")
         for f in self._fields:
             if not f.complete:
-                raise EditRefused("unsupported_content", "A field runs across the paragraph's edges.")
+                raise EditRefused("unsupported_content", "A field runs across the paragraph's edges.",
+                                  (f.first if f.first is not None else f.last))
             if f.simple is not None:
                 self._explode(f)
         runs = [
@@ -303,7 +323,8 @@ class ParagraphEditor:
                 if not hit:
                     continue
                 if not f.deletable:
-                    raise EditRefused("unsupported_content", "The edit touches a field that cannot be replaced whole.")
+                    raise EditRefused("unsupported_content", "The edit touches a field that cannot be replaced whole: "
+                                      + _why_not_deletable(f), _field_element(f))
                 lo, hi = min(f.start, hit[0].start), max(f.end, hit[-1].end)
                 if len(hit) == 1 and (lo, hi) == (hit[0].start, hit[0].end):
                     continue
@@ -381,7 +402,8 @@ class ParagraphEditor:
         f = self._field_of(ref)
         if f is not None and f.end > f.start:
             if not f.complete:
-                raise EditRefused("unsupported_content", "The insertion touches a field that spans paragraphs.")
+                raise EditRefused("unsupported_content", "The insertion touches a field that spans paragraphs.",
+                                  _field_element(f))
             el = f.runs[-1] if after_ref else f.runs[0]
             if f.simple is not None:
                 el = f.simple
@@ -406,7 +428,7 @@ class ParagraphEditor:
         for i, pc in enumerate(self._pieces):
             if pc.start < offset < pc.end:
                 if pc.owner.tag != _T:
-                    raise EditRefused("unsupported_content", "An edit boundary falls inside a symbol.")
+                    raise EditRefused("unsupported_content", "An edit boundary falls inside a symbol.", pc.owner)
                 self._split_run(pc.run, pc.owner, offset - pc.start)
                 self._scan()
                 return
@@ -489,8 +511,6 @@ class ParagraphEditor:
 
     def _delete(self, runs: list[etree._Element]) -> list[etree._Element]:
         """Wrap runs in ``w:del``, one per stretch of adjacent sibling runs."""
-        if any(_inside(r, (_MOVE_TO,), self.p) for r in runs):
-            raise EditRefused("pending_revisions", "The edit would delete moved text.")
         groups: list[list[etree._Element]] = []
         for r in runs:
             if groups and r.getprevious() is groups[-1][-1]:
@@ -513,6 +533,18 @@ class ParagraphEditor:
         ins = self.tracker.element("w:ins")
         ins.append(text_runs(text, rpr))
         return ins
+
+
+def _field_element(f: _Field) -> etree._Element:
+    if f.simple is not None:
+        return f.simple
+    return f.first if f.first is not None else (f.last if f.last is not None else f.runs[0])
+
+
+def _why_not_deletable(f: _Field) -> str:
+    if not f.complete:
+        return "it starts or ends in another paragraph."
+    return "its runs sit in different containers or revisions."
 
 
 def _touches(h: Hunk, f: _Field) -> bool:

@@ -26,9 +26,11 @@ What each op writes:
   a paragraph (a table, the end of a cell) or the paragraph ends a section.
 
 A ``Comment`` on any op becomes a comment on the changed span. Existing
-revisions by others are layered on (text they inserted is deleted inside their
-insertion), except paragraphs whose mark is deleted or moved and edits that
-touch moved text, which are skipped as ``pending_revisions``.
+revisions by others are layered on as Word records them (:mod:`.runs`): text
+they inserted or moved here is deleted inside their ``w:ins``/``w:moveTo``; a
+paragraph mark they inserted, deleted or moved keeps their revision. The one
+case refused as ``pending_revisions`` is an ``INSERT`` after the last paragraph
+of a cell or the document when that paragraph's mark is deleted or moved.
 """
 
 from __future__ import annotations
@@ -179,7 +181,6 @@ class Redliner:
         old = paragraph_text(p)
         if not hunks:
             raise EditRefused("no_change", "The new text equals the current text.")
-        _require_live_mark(p)
         cand = copy.deepcopy(p)
         editor = ParagraphEditor(cand, tracker)
         made = editor.replace(hunks)
@@ -195,11 +196,13 @@ class Redliner:
         old = paragraph_text(p)
         if not old.strip():
             raise EditRefused("no_change", "The paragraph shows no text to delete.")
-        _require_live_mark(p)
         cand = copy.deepcopy(p)
         ParagraphEditor(cand, tracker).delete_all()
         nxt = next_paragraph(p)
-        joins = nxt is not None and cand.find(f"{_PPR}/{_SECT_PR}") is None
+        # A mark someone else already deleted or moved keeps their revision: accepting
+        # it removes the paragraph, so ours need not (and Word would not) track it again.
+        mark_taken = any(el.tag in (DEL, MOVE_FROM, MOVE_TO) for el in paragraph_mark_revisions(p))
+        joins = nxt is not None and cand.find(f"{_PPR}/{_SECT_PR}") is None and not mark_taken
         if joins:
             track_paragraph_mark(cand, tracker.element("w:del"))
         cid = None
@@ -218,18 +221,25 @@ class Redliner:
         nxt = next_paragraph(p)
         word_pattern = op.position == "after" and nxt is None
         host = p
+        handed: list[etree._Element] = []
         if word_pattern:
             # Nothing follows to join on reject: the anchor's own mark becomes the
-            # inserted one and the last new paragraph carries the original mark.
-            if paragraph_mark_revisions(p):
-                raise EditRefused("pending_revisions", "The paragraph's mark is already tracked.")
-            if p.find(f"{_PPR}/{_SECT_PR}") is not None:
-                raise EditRefused("unsupported_content", "The paragraph ends a section; its mark cannot move.")
+            # inserted one and the last new paragraph carries the original mark,
+            # as Word does when Enter is pressed at the end of the paragraph: with
+            # another author's insertion of that mark, and with the section break
+            # the mark ends.
+            theirs = paragraph_mark_revisions(p)
+            if any(el.tag != INS for el in theirs):
+                raise EditRefused("pending_revisions", "The last paragraph's mark is deleted or moved; a new "
+                                  "paragraph after it would have to take over that revision.", theirs[0])
             host = copy.deepcopy(p)
+            handed = _take_mark(host)
             track_paragraph_mark(host, tracker.element("w:ins"))
         news = [self._new_paragraph(p, line, tracker, op, i) for i, line in enumerate(lines)]
         for np in news[:-1] if word_pattern else news:
             track_paragraph_mark(np, tracker.element("w:ins"))
+        if word_pattern:
+            _give_mark(news[-1], handed)
         cid = None
         if op.comment:
             cid = self.comments.next_id()
@@ -307,10 +317,29 @@ def _left(root: etree._Element, ids: set[str]) -> bool:
     return any(el.get(_ID) in ids for el in root.iter(*REVISION_ID_TAGS))
 
 
-def _require_live_mark(p: etree._Element) -> None:
-    """Refuse text edits on a paragraph whose mark is deleted or moved by anyone."""
-    if any(el.tag in (DEL, MOVE_FROM, MOVE_TO) for el in paragraph_mark_revisions(p)):
-        raise EditRefused("pending_revisions", "The paragraph's mark is deleted or moved (pending revision).")
+def _take_mark(p: etree._Element) -> list[etree._Element]:
+    """Remove what belongs to ``p``'s paragraph mark rather than its text: others'
+    mark revisions and the section break (``w:pPr/w:sectPr``); return them."""
+    taken = paragraph_mark_revisions(p)
+    sect = p.find(f"{_PPR}/{_SECT_PR}")
+    if sect is not None:
+        taken.append(sect)
+    for el in taken:
+        el.getparent().remove(el)
+    return taken
+
+
+def _give_mark(p: etree._Element, taken: list[etree._Element]) -> None:
+    """Put what :func:`_take_mark` removed on ``p``'s mark, in schema order."""
+    for el in taken:
+        if el.tag == _SECT_PR:
+            ppr = p.find(_PPR)
+            if ppr is None:
+                ppr = etree.Element(_PPR)
+                p.insert(0, ppr)
+            ppr.append(el)  # _plain_properties left no w:pPrChange to follow it
+        else:
+            track_paragraph_mark(p, el)
 
 
 def _plain_properties(p: etree._Element) -> etree._Element | None:

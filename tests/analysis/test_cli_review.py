@@ -9,6 +9,7 @@ import sys
 from tests.ooxml.conftest import make_contract
 from tests.support import oracles
 from tests.support.docx_builder import build_docx
+from tests.support.validator import assert_no_new_findings
 
 
 def redline(*args: str) -> subprocess.CompletedProcess:
@@ -28,6 +29,7 @@ def test_review_writes_a_redline_whose_rejection_is_the_original(tmp_path):
     stats = oracles.stats(out)
     assert stats["comments"] >= 1 and stats["custom_property_names"] == ["RedlineDocID"]
     assert stats["authors"] == {"Redline AI": stats["revisions_total"]}
+    assert_no_new_findings(src, out)  # written in another process: the spy does not see it
 
 
 def test_bad_inputs_exit_2_with_one_line(tmp_path):

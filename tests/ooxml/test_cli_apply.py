@@ -16,6 +16,7 @@ from redline.ooxml.docprops import get_doc_id
 from redline.ooxml.package import Package
 from tests.ooxml.write_helpers import anchor, anchored, p, r
 from tests.support import oracles
+from tests.support.validator import assert_no_new_findings
 
 ROOT = Path(__file__).resolve().parents[2]
 CUSTOM = ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
@@ -136,3 +137,4 @@ def test_the_console_entry_point_runs_apply_ops(files):
                           env=env, cwd=out)
     assert done.returncode == 0, done.stderr
     assert (out / "out.docx").exists() and len((out / "run.log").read_text().splitlines()) == 3
+    assert_no_new_findings(src, out / "out.docx")  # written in another process: the spy does not see it

@@ -1,5 +1,5 @@
 """A document another author already redlined and commented: their revisions and
-comments are preserved, ours layer on top or are skipped, ids never collide."""
+comments are preserved, ours layer on top, ids never collide."""
 
 from __future__ import annotations
 
@@ -50,19 +50,13 @@ OPS = [
     ("Alice added", "DELETE_PARAGRAPH", {}),
     ("The cap", "REWRITE_PARAGRAPH", {"NewText": "The cap is ten million dollars.", "Comment": "Raised."}),
 ]
-SKIPPED = [
-    ("Notice:", "REWRITE_PARAGRAPH", {"NewText": "Notice: by email only."}),  # holds a tracked move
-]
 
 
 @pytest.fixture(scope="module")
 def written(tmp_path_factory):
     source, paragraphs = anchored(BODY, comments=COMMENTS, extra_parts=COMMENT_PARTS)
-    # "Whole sentence removed by Alice." has no accepted text but is anchored (original text); a rewrite there
-    # is refused because its mark is deleted.
-    removed = next(x for x in paragraphs if x.original_text.startswith("Whole sentence")).anchor
-    ops = [{"Id": anchor(paragraphs, start), "Type": kind, **fields} for start, kind, fields in OPS + SKIPPED]
-    ops.append({"Id": removed, "Type": "REWRITE_PARAGRAPH", "NewText": "Brand new text."})
+    # Edits in moved text and in paragraphs whose mark is deleted: test_writer_pending.py.
+    ops = [{"Id": anchor(paragraphs, start), "Type": kind, **fields} for start, kind, fields in OPS]
     out = redline(source, ops)
     folder = tmp_path_factory.mktemp("layering")
     (folder / "in.docx").write_bytes(source)
@@ -70,9 +64,9 @@ def written(tmp_path_factory):
     return out, paragraphs, folder
 
 
-def test_ops_layer_on_pending_revisions_or_are_skipped(written):
+def test_ops_layer_on_pending_revisions(written):
     out, _paragraphs, _folder = written
-    assert statuses(out) == ["applied"] * len(OPS) + ["skipped:pending_revisions"] * 2
+    assert statuses(out) == ["applied"] * len(OPS)
 
 
 def test_readers_see_the_intended_text_and_rejecting_everything_gives_the_original(written):

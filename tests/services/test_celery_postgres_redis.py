@@ -6,8 +6,11 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from redline.models import DocumentVersion, Job, JobStatus
+from redline.models import DocumentVersion, Job, JobStatus, RunStatus
+from redline.services.playbooks import playbook_default_install
+from tests.ooxml.conftest import make_contract
 from tests.servers import Redis
+from tests.support.validator import assert_no_new_findings
 
 from .conftest import wait_for
 
@@ -78,3 +81,22 @@ def test_health_with_broker_up_but_no_worker(settings):
         lonely.stop()
     assert body["cache"]["status"] == "ok"
     assert body["worker"] == {"status": "down", "detail": "no celery worker answered"}
+
+
+@pytest.mark.usefixtures("require_postgres")
+def test_patches_the_worker_writes_pass_the_open_xml_validator(alice, use_celery, celery_worker, tmp_path):
+    """Files written in the Celery worker process are out of the in-process spy's sight
+    (tests/support/written.py): the add-in's patches are judged here against the upload."""
+    contract = make_contract(tmp_path / "c.docx", 3).read_bytes()
+    playbook_default_install(workspace=alice.workspace)
+    up = alice.api().post("/api/documents", {"file": SimpleUploadedFile("msa.docx", contract)}).json()
+    run_id = alice.api().post(f"/api/documents/{up['document']['id']}/runs", {},
+                              content_type="application/json").json()["id"]
+    done = (RunStatus.DONE, RunStatus.ERROR)
+    assert wait_for(lambda: alice.api().get(f"/api/runs/{run_id}").json()["status"] in done, timeout=120), (
+        celery_worker.log.read_text()[-3000:])
+    assert alice.api().get(f"/api/runs/{run_id}").json()["status"] == RunStatus.DONE
+    patches = [s["patch"].encode() for s in alice.api().get(f"/api/runs/{run_id}/suggestions").json() if s["patch"]]
+    assert patches
+    for patch in patches:
+        assert_no_new_findings(contract, patch)

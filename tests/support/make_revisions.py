@@ -197,7 +197,10 @@ def op_format(rev: Reviser, p: etree._Element, _q: etree._Element) -> bool:
         rpr = etree.Element(W["rPr"])
         run.insert(0, rpr)
     old = copy.deepcopy(rpr)
-    rpr.insert(0, etree.Element(W["b"]))
+    at = 0  # w:b follows w:rStyle and w:rFonts in the schema's order
+    while at < len(rpr) and rpr[at].tag in (qn("w:rStyle"), qn("w:rFonts")):
+        at += 1
+    rpr.insert(at, etree.Element(W["b"]))
     change = rev.element("rPrChange")
     change.append(old)
     rpr.append(change)

@@ -3,6 +3,9 @@
 The oracle lives in ``../shared/oracle`` on a developer machine; a copy is kept
 in ``tests/support`` so a clean clone in CI judges files the same way. The shared
 copy wins when present (it is the reference).
+
+The third judge, the Open XML validator, is :mod:`tests.support.validator`; every
+file the engine writes during a test is held to it by :mod:`tests.support.written`.
 """
 
 from __future__ import annotations
