@@ -130,6 +130,16 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # An unacknowledged job (its worker died) is redelivered after this long; keep it above the longest run.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT_S", default=3600)}
+# Celery's default on a lost broker connection changes in Celery 6, so it is said here. A job running when
+# the broker goes away carries on and records its outcome in the database; the message it cannot
+# acknowledge comes back later and is dropped, the job being finished (or claimed: redline.leases).
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
+# Every worker writes a heartbeat (the health check reads it) and reaps jobs whose lease lapsed this often.
+REDLINE_WORKER_PULSE_S = env.float("REDLINE_WORKER_PULSE_S", default=5.0)
+# A job's claim lasts this long; its worker renews it every third of it while the job runs, so a job whose
+# worker was killed is resumed (or ended, after its last attempt) within a lease and a pulse.
+REDLINE_JOB_LEASE_S = env.float("REDLINE_JOB_LEASE_S", default=30.0)
+REDLINE_JOB_MAX_ATTEMPTS = env.int("REDLINE_JOB_MAX_ATTEMPTS", default=5)
 # A running job with no progress event for this long is ended as an error (manage.py reap_stale_runs,
 # and at every worker start).
 REDLINE_STALE_RUN_MINUTES = env.float("REDLINE_STALE_RUN_MINUTES", default=30.0)

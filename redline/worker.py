@@ -2,7 +2,9 @@
 
 Used when no broker is configured, so a single process runs the whole product.
 On start it picks up jobs a previous process left queued or running (nothing is
-lost across a restart); ``tasks.job_run`` is idempotent, so re-running is safe.
+lost across a restart): a job is run only by the message that claims it
+(``redline.leases``), and between jobs, every pulse, the thread resumes the jobs
+whose lease lapsed, as a Celery worker's pulse does.
 """
 
 from __future__ import annotations
@@ -11,7 +13,9 @@ import logging
 import queue
 import threading
 import time
+from collections.abc import Callable
 
+from django.conf import settings
 from django.db import OperationalError, close_old_connections
 
 logger = logging.getLogger(__name__)
@@ -24,7 +28,7 @@ class InProcessWorker:
     """A single background thread executing :func:`redline.tasks.job_run`."""
 
     def __init__(self) -> None:
-        self._queue: queue.Queue[int] = queue.Queue()
+        self._queue: queue.Queue[tuple[int, int | None]] = queue.Queue()
         self._thread = threading.Thread(target=self._loop, name="redline-worker", daemon=True)
         self._idle = threading.Event()
         self._idle.set()
@@ -38,9 +42,9 @@ class InProcessWorker:
         for job_id in Job.objects.filter(status__in=[JobStatus.QUEUED, JobStatus.RUNNING]).values_list("pk", flat=True):
             self.submit(job_id)
 
-    def submit(self, job_id: int) -> None:
+    def submit(self, job_id: int, holder: int | None = None) -> None:
         self._idle.clear()
-        self._queue.put(job_id)
+        self._queue.put((job_id, holder))
 
     def is_alive(self) -> bool:
         return self._thread.is_alive()
@@ -50,24 +54,38 @@ class InProcessWorker:
         return self._idle.wait(timeout)
 
     def _loop(self) -> None:
-        from .tasks import job_retry_or_fail, job_run
+        from .services.reaper import jobs_reap_lapsed
+        from .tasks import AttemptFailed, job_retry_or_fail, job_run
 
         while True:
-            job_id = self._queue.get()
             try:
-                job_run(job_id, worker="in-process")
-            except OperationalError:  # the database was busy or away: retry, as Celery's autoretry would
+                job_id, holder = self._queue.get(timeout=settings.REDLINE_WORKER_PULSE_S)
+            except queue.Empty:
+                self._reap(jobs_reap_lapsed)
+                continue
+            try:
+                job_run(job_id, worker="in-process", holder=holder)
+            except OperationalError as exc:  # the database was busy or away: retry, as the Celery task does
                 logger.warning("in-process job %s hit a database error; retrying", job_id, exc_info=True)
                 close_old_connections()
                 if not job_retry_or_fail(job_id, max_attempts=MAX_ATTEMPTS):
                     time.sleep(RETRY_DELAY_S)
-                    self._queue.put(job_id)
+                    self._queue.put((job_id, exc.attempt if isinstance(exc, AttemptFailed) else holder))
             except Exception:
                 logger.exception("in-process job %s crashed", job_id)
             finally:
                 close_old_connections()
                 if self._queue.empty():
                     self._idle.set()
+
+    @staticmethod
+    def _reap(reaper: Callable[[], object]) -> None:
+        try:
+            reaper()
+        except Exception:
+            logger.warning("in-process worker: reaping lapsed jobs failed", exc_info=True)
+        finally:
+            close_old_connections()
 
 
 _worker: InProcessWorker | None = None

@@ -84,14 +84,19 @@ def test_a_database_outage_leaves_the_run_running_for_the_retry_and_giving_up_en
         raise OperationalError("server closed the connection unexpectedly")
 
     monkeypatch.setattr(runs, "_review", database_gone)
+    holder = None
     for attempt in (1, 2):
-        with pytest.raises(OperationalError):
-            job_run(run.job_id)
+        with pytest.raises(OperationalError) as failed:
+            job_run(run.job_id, holder=holder)
+        holder = failed.value.attempt  # the retry continues the attempt that holds the job
+        assert holder == attempt
+        job_run(run.job_id)  # a message without the claim (sent twice) is dropped while the lease runs
+        assert Job.objects.get(pk=run.job_id).attempts == attempt
         run.refresh_from_db()
         assert run.status == RunStatus.RUNNING and not run.error_message  # never "error", then "running" again
         assert not job_retry_or_fail(run.job_id, max_attempts=3)  # may be retried
     with pytest.raises(OperationalError):
-        job_run(run.job_id)
+        job_run(run.job_id, holder=holder)
     assert job_retry_or_fail(run.job_id, max_attempts=3)  # third attempt: gives up
     run.refresh_from_db()
     run.job.refresh_from_db()

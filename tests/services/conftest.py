@@ -39,18 +39,23 @@ def require_postgres(transactional_db) -> None:
     )
 
 
-@pytest.fixture(scope="module")
-def celery_worker(redis_server: Redis, django_db_setup, django_db_blocker) -> Iterator[CeleryWorker]:
+def worker_env_for(redis_server: Redis, **extra: str) -> dict[str, str]:
+    """A worker process's environment: production settings on the test database and this Redis."""
     db = connection.settings_dict
-    env = {
+    return {
         "DJANGO_SETTINGS_MODULE": "redline.settings",  # the worker runs production settings, configured by env
         "DATABASE_URL": f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
         "CELERY_BROKER_URL": redis_server.url,
         "REDIS_URL": redis_server.url,
         "REDLINE_DATA_DIR": str(django_settings.DATA_DIR),
         "SECRET_KEY": django_settings.SECRET_KEY,
+        **extra,
     }
-    worker = CeleryWorker(env).start()
+
+
+@pytest.fixture(scope="module")
+def celery_worker(redis_server: Redis, django_db_setup, django_db_blocker) -> Iterator[CeleryWorker]:
+    worker = CeleryWorker(worker_env_for(redis_server)).start()
     yield worker
     worker.stop()
 
