@@ -186,6 +186,10 @@ AUTHENTICATION_BACKENDS = ["redline.ratelimit.ThrottledModelBackend"]
 # Failed logins and API-key authentications allowed per address (and username) per window.
 REDLINE_AUTH_FAILURE_LIMIT = env.int("REDLINE_AUTH_FAILURE_LIMIT", default=10)
 REDLINE_AUTH_FAILURE_WINDOW_S = env.int("REDLINE_AUTH_FAILURE_WINDOW_S", default=300)
+# Addresses (or networks) of the reverse proxies in front of the web server, whose X-Forwarded-For
+# names the client (redline.ratelimit.client_ip). Default: none, so a client cannot choose the address
+# it is counted under. Run uvicorn with --no-proxy-headers: this setting is the one place that decides.
+REDLINE_TRUSTED_PROXIES = env.list("REDLINE_TRUSTED_PROXIES", default=[])
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

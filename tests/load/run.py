@@ -471,7 +471,8 @@ def main() -> int:
         servers.append(worker)
         port = free_port()
         web = subprocess.Popen([sys.executable, "-m", "uvicorn", "redline.asgi:application", "--host", "127.0.0.1",
-                                "--port", str(port), "--workers", "2", "--log-level", "warning", "--no-access-log"],
+                                "--port", str(port), "--workers", "2", "--log-level", "warning", "--no-access-log",
+                                "--no-proxy-headers"],
                                cwd=ROOT, env={**os.environ, **env}, stdout=open(workdir / "uvicorn.log", "wb"),  # noqa: SIM115
                                stderr=subprocess.STDOUT)
         servers.append(web)
