@@ -6,6 +6,7 @@ services run); without it they fail with a clear message instead of skipping.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterator
 
@@ -80,3 +81,20 @@ def wait_for(predicate: Callable[[], bool], timeout: float = 60) -> bool:
             return True
         time.sleep(0.1)
     return False
+
+
+def when_subscribed(redis_url: str, job_id: int, then: Callable[[], None], timeout: float = 10) -> threading.Thread:
+    """On a thread: once a stream of ``job_id`` has subscribed to its Redis channel (it is caught up and
+    waiting on pub/sub), call ``then`` (ordering by what the server did, not by a sleep)."""
+    from redis import Redis as RedisClient
+
+    from redline.progress import channel_name
+
+    def watch() -> None:
+        with RedisClient.from_url(redis_url) as client:
+            assert wait_for(lambda: client.pubsub_numsub(channel_name(job_id))[0][1] >= 1, timeout)
+        then()
+
+    thread = threading.Thread(target=watch, daemon=True)
+    thread.start()
+    return thread

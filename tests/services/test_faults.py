@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 import threading
-import time
 
 import httpx
 import pytest
@@ -28,7 +27,7 @@ from tests.servers import CeleryWorker, Redis
 from tests.support.asgi_server import asgi_server
 from tests.support.chat_server import ChatServer, Reply, completion, error, findings
 
-from .conftest import wait_for
+from .conftest import wait_for, when_subscribed
 
 pytestmark = pytest.mark.usefixtures("require_postgres")
 
@@ -163,10 +162,9 @@ def _assert_pubsub_wakes_streams(server: str, member) -> None:
         event_emit(job=job, kind="started", data={})
         frames: list[dict] = []
         reader = threading.Thread(target=_read_stream, args=(server, member.key, job.pk, frames))
+        done = when_subscribed(django_settings.REDIS_URL, job.pk, lambda: event_emit(job=job, kind="done", data={}))
         reader.start()
-        assert wait_for(lambda: len(frames) == 1, 10)
-        time.sleep(0.5)  # subscribed
-        event_emit(job=job, kind="done", data={})
+        done.join(15)
         reader.join(10)
         assert [f["event"] for f in frames] == ["started", "done"]
     finally:
