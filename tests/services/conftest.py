@@ -7,7 +7,6 @@ services run); without it they fail with a clear message instead of skipping.
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -16,6 +15,9 @@ from django.db import connection
 
 from redline.celery import app as celery_app
 from tests.servers import CeleryWorker, Redis
+from tests.support.waiting import wait_for
+
+__all__ = ["wait_for", "when_subscribed", "worker_env_for"]
 
 pytestmark = pytest.mark.services
 
@@ -74,13 +76,6 @@ def use_celery(settings, redis_server: Redis) -> Iterator[str]:
     celery_app.conf.broker_url = previous
 
 
-def wait_for(predicate: Callable[[], bool], timeout: float = 60) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.1)
-    return False
 
 
 def when_subscribed(redis_url: str, job_id: int, then: Callable[[], None], timeout: float = 10) -> threading.Thread:
