@@ -10,6 +10,7 @@ Actions (paragraphs are found by our hidden ``_RL_`` bookmarks, which LibreOffic
 - ``{"do": "accept" | "reject", "anchors": [...], "texts": [...]?}``: accept or reject
   the tracked changes in those paragraphs (only those showing one of ``texts``), the
   way a reviewer does: select the change, Accept (or Reject) Track Change;
+- ``{"do": "accept_all" | "reject_all"}``: every tracked change in the document;
 - ``{"do": "delete_comment" | "resolve_comment", "text": ...}``;
 - ``{"do": "retype", "anchor": ..., "text": ...}``: type over the paragraph, tracking off;
 - ``{"do": "remove_paragraph", "anchor": ...}``: delete it outright, tracking off;
@@ -129,6 +130,11 @@ class Session:
         do = action["do"]
         if do in ("accept", "reject"):
             self.decide(do, action["anchors"], action.get("texts"))
+        elif do in ("accept_all", "reject_all"):
+            command = {"accept_all": ".uno:AcceptAllTrackedChanges", "reject_all": ".uno:RejectAllTrackedChanges"}[do]
+            self.dispatcher.executeDispatch(self.frame, command, "", 0, ())
+            if self.doc.getRedlines().createEnumeration().hasMoreElements():
+                raise RuntimeError(f"{do}: tracked changes are left")
         elif do == "delete_comment":
             self._comment(action["text"]).dispose()
         elif do == "resolve_comment":
