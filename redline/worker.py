@@ -80,12 +80,12 @@ class InProcessWorker:
 
     @staticmethod
     def _reap(reaper: Callable[[], object]) -> None:
+        """One pulse; whatever goes wrong (the database away), the thread lives on to run jobs."""
         try:
             reaper()
+            close_old_connections()
         except Exception:
             logger.warning("in-process worker: reaping lapsed jobs failed", exc_info=True)
-        finally:
-            close_old_connections()
 
 
 _worker: InProcessWorker | None = None
