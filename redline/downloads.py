@@ -1,34 +1,23 @@
-"""File downloads that stream without holding the file in memory, under ASGI as under WSGI.
+"""File responses stream block by block under ASGI, without holding the file in memory.
 
-Django's ``FileResponse`` iterates its file synchronously; under ASGI Django
-cannot stream a synchronous iterator, so it warns and reads the whole file into
-memory first. Here an ASGI request gets the same response over an asynchronous
-iterator that reads one block at a time on a worker thread; a WSGI request (the
-test client, a WSGI server) keeps the synchronous one.
+Django's ``FileResponse`` (our downloads, WhiteNoise's static files) iterates its
+file synchronously; under ASGI Django cannot stream a synchronous iterator, so it
+warns and reads the whole file into memory first. This middleware, at the top of
+the stack, gives such a response an asynchronous iterator instead that reads one
+block at a time on a worker thread; headers (length, type, attachment name) are
+the ones ``FileResponse`` already set. Under WSGI (the test client, a WSGI server)
+nothing changes.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from typing import IO, Any
+from collections.abc import AsyncIterator, Callable
+from typing import IO
 
-from asgiref.sync import sync_to_async
+from asgiref.sync import iscoroutinefunction, sync_to_async
 from django.core.handlers.asgi import ASGIRequest
-from django.http import FileResponse, HttpRequest, StreamingHttpResponse
-
-
-class AsyncFileResponse(FileResponse):
-    """``FileResponse`` (same headers: length, type, attachment name) over an asynchronous iterator."""
-
-    def _set_streaming_content(self, value: Any) -> None:
-        if not hasattr(value, "read"):
-            super()._set_streaming_content(value)
-            return
-        self.file_to_stream = value
-        if hasattr(value, "close"):
-            self._resource_closers.append(value.close)
-        self.set_headers(value)
-        StreamingHttpResponse._set_streaming_content(self, _blocks(value, self.block_size))
+from django.http import FileResponse, HttpRequest, HttpResponseBase
+from django.utils.decorators import sync_and_async_middleware
 
 
 async def _blocks(filelike: IO[bytes], size: int) -> AsyncIterator[bytes]:
@@ -37,7 +26,20 @@ async def _blocks(filelike: IO[bytes], size: int) -> AsyncIterator[bytes]:
         yield block
 
 
-def file_download(request: HttpRequest, filelike: IO[bytes], *, filename: str, content_type: str) -> FileResponse:
-    """An attachment response streaming ``filelike`` in blocks, asynchronously under ASGI."""
-    response_class = AsyncFileResponse if isinstance(request, ASGIRequest) else FileResponse
-    return response_class(filelike, as_attachment=True, filename=filename, content_type=content_type)
+def streamed_asynchronously(response: HttpResponseBase) -> HttpResponseBase:
+    """The response, its file (if it streams one synchronously) now read asynchronously in blocks."""
+    if isinstance(response, FileResponse) and not response.is_async and response.file_to_stream is not None:
+        response.streaming_content = _blocks(response.file_to_stream, response.block_size)
+    return response
+
+
+@sync_and_async_middleware
+def async_file_responses_middleware(get_response: Callable) -> Callable:
+    if iscoroutinefunction(get_response):
+        async def middleware(request: HttpRequest) -> HttpResponseBase:
+            return streamed_asynchronously(await get_response(request))
+    else:  # (also under ASGI, when a synchronous middleware below makes the stack run synchronously)
+        def middleware(request: HttpRequest) -> HttpResponseBase:
+            response = get_response(request)
+            return streamed_asynchronously(response) if isinstance(request, ASGIRequest) else response
+    return middleware

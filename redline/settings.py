@@ -52,6 +52,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "redline.downloads.async_file_responses_middleware",  # first: it sees every file response, static ones too
     "django.middleware.security.SecurityMiddleware",
     "redline.security.security_headers_middleware",
     "redline.bodylimit.body_limit_middleware",

@@ -9,7 +9,6 @@ from ninja.files import UploadedFile
 from pydantic import ValidationError as PydanticValidationError
 
 from redline import selectors
-from redline.downloads import file_download
 from redline.errors import ApplicationError
 from redline.models import Document
 from redline.services.documents import document_version_create, document_version_from_paragraphs
@@ -123,7 +122,7 @@ def get_document(request: HttpRequest, document_id: int) -> dict:
 def download_version(request: HttpRequest, version_id: int) -> FileResponse:
     """The stored original, byte for byte."""
     version = selectors.document_version_get(workspace=request.auth.workspace, version_id=version_id)
-    return file_download(request, version.file.open("rb"), filename=version.filename, content_type=DOCX_MIME)
+    return FileResponse(version.file.open("rb"), as_attachment=True, filename=version.filename, content_type=DOCX_MIME)
 
 
 @router.get("/{document_id}/feedback.json", response={200: dict[str, Any], 404: ErrorOut})

@@ -11,7 +11,6 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HTMX_STOP_POLLING
 
 from redline import selectors
-from redline.downloads import file_download
 from redline.errors import ApplicationError, NotFound
 from redline.models import AnalysisRun, Playbook
 from redline.services.feedback import feedback_give
@@ -59,7 +58,8 @@ def document_detail(request: DashboardRequest, document_id: int) -> HttpResponse
 def version_download(request: DashboardRequest, version_id: int) -> FileResponse:
     """The uploaded file, byte for byte."""
     version = queries.document_version_get(workspace=request.membership.workspace, version_id=version_id)
-    return file_download(request, version.file.open("rb"), filename=version.filename, content_type=DOCX_MIME)
+    return FileResponse(version.file.open("rb"), as_attachment=True, filename=version.filename,
+                        content_type=DOCX_MIME)
 
 
 def _start(request: DashboardRequest, run: AnalysisRun, created: bool) -> HttpResponse:

@@ -1,5 +1,5 @@
-"""File downloads stream block by block, asynchronously under ASGI (no whole-file read, no Django
-warning about consuming a synchronous iterator), synchronously under WSGI."""
+"""File responses stream block by block, asynchronously under ASGI (no whole-file read, no Django
+warning about consuming a synchronous iterator): downloads and static files alike."""
 
 from __future__ import annotations
 
@@ -10,10 +10,8 @@ import httpx
 import pytest
 from asgiref.sync import async_to_sync
 from django.http import FileResponse
-from django.test import AsyncRequestFactory, RequestFactory
 
-from redline.downloads import AsyncFileResponse, file_download
-from redline.models import DocumentVersion
+from redline.downloads import streamed_asynchronously
 from redline.services.documents import document_version_create
 from tests.support.asgi_server import asgi_server
 
@@ -28,11 +26,11 @@ class CountingFile(io.BytesIO):
         return super().read(size)
 
 
-def test_under_asgi_a_large_file_is_read_one_block_at_a_time():
+def test_a_large_file_response_is_read_one_block_at_a_time():
     data = bytes(range(256)) * 4096  # 1 MiB
     fh = CountingFile(data)
-    response = file_download(AsyncRequestFactory().get("/x"), fh, filename="big.docx", content_type="application/x")
-    assert isinstance(response, AsyncFileResponse) and response.is_async
+    response = streamed_asynchronously(FileResponse(fh, as_attachment=True, filename="big.docx"))
+    assert response.is_async
     assert response["Content-Length"] == str(len(data))
     assert response["Content-Disposition"] == 'attachment; filename="big.docx"'
 
@@ -42,19 +40,14 @@ def test_under_asgi_a_large_file_is_read_one_block_at_a_time():
     blocks = async_to_sync(collect)()
     assert b"".join(blocks) == data
     assert len(blocks) > 1 and fh.largest == response.block_size < len(data)
-
-
-def test_under_wsgi_the_plain_file_response_is_kept():
-    response = file_download(RequestFactory().get("/x"), io.BytesIO(b"abc"), filename="a.docx", content_type="x/y")
-    assert type(response) is FileResponse and not response.is_async
-    assert b"".join(response.streaming_content) == b"abc"
+    response.close()
+    assert fh.closed
 
 
 @pytest.mark.django_db(transaction=True)
-def test_downloads_through_uvicorn_are_byte_for_byte_without_the_sync_iterator_warning(alice, simple_docx):
+def test_downloads_and_static_files_through_uvicorn_without_the_sync_iterator_warning(alice, simple_docx):
     version, _, _ = document_version_create(workspace=alice.workspace, data=simple_docx, filename="a.docx",
                                             uploaded_by=None)
-    assert DocumentVersion.objects.filter(pk=version.pk).exists()
     with warnings.catch_warnings(record=True) as caught, asgi_server() as server:
         warnings.simplefilter("always")
         api = httpx.get(f"{server}/api/documents/versions/{version.pk}/file",
@@ -65,7 +58,9 @@ def test_downloads_through_uvicorn_are_byte_for_byte_without_the_sync_iterator_w
                                           "csrfmiddlewaretoken": login.cookies["csrftoken"]},
                          headers={"Referer": f"{server}/login/"})
             dashboard = browser.get(f"/versions/{version.pk}/download/")
+            static = browser.get("/static/vendor/htmx.min.js")
     assert api.status_code == 200 and api.content == simple_docx
-    assert dashboard.status_code == 200 and dashboard.content == simple_docx, dashboard.text[:300]
     assert api.headers["content-length"] == str(len(simple_docx))
+    assert dashboard.status_code == 200 and dashboard.content == simple_docx, dashboard.text[:300]
+    assert static.status_code == 200 and b"htmx" in static.content
     assert not [w for w in caught if "StreamingHttpResponse" in str(w.message)], [str(w.message) for w in caught]
