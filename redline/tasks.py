@@ -45,15 +45,15 @@ def job_run(job_id: int, *, worker: str = "", holder: int | None = None) -> None
         logger.info("job %s: not claimable (finished, or held by a live attempt); message dropped", job_id)
         return
     handler = HANDLERS.get(job.kind)
-    with LeaseKeeper(job) as lease:
+    with LeaseKeeper(job) as lease:  # renewed while the work runs; the outcome is recorded after
         try:
             event_emit(job=job, kind="started", data={"attempt": job.attempts})
             if handler is None:
                 raise ApplicationError("unknown_job", f"No handler for job kind {job.kind!r}.")
-            result = handler(job, callback_for(job, held=lambda: lease.held))
+            outcome: dict[str, Any] = {"status": JobStatus.SUCCEEDED,
+                                       "result": handler(job, callback_for(job, held=lambda: lease.held))}
         except ApplicationError as exc:
-            _finish(job, JobStatus.FAILED, error_code=exc.code, error_message=exc.message)
-            return
+            outcome = {"status": JobStatus.FAILED, "error_code": exc.code, "error_message": exc.message}
         except OperationalError as exc:
             raise AttemptFailed(job.attempts) from exc  # database trouble: the executor retries this attempt
         except AttemptSuperseded:
@@ -61,9 +61,9 @@ def job_run(job_id: int, *, worker: str = "", holder: int | None = None) -> None
             return
         except Exception:
             logger.exception("job %s (%s) failed", job.pk, job.kind)
-            _finish(job, JobStatus.FAILED, error_code="internal_error", error_message="The job failed unexpectedly.")
-            return
-        _finish(job, JobStatus.SUCCEEDED, result=result)
+            outcome = {"status": JobStatus.FAILED, "error_code": "internal_error",
+                       "error_message": "The job failed unexpectedly."}
+    _finish(job, **outcome)
 
 
 class AttemptFailed(OperationalError):
