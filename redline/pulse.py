@@ -2,9 +2,10 @@
 
 Every ``REDLINE_WORKER_PULSE_S`` it writes the worker's heartbeat (the health
 check reads it: no broadcast ping on the request path) and resumes the jobs
-whose lease lapsed (a worker killed mid-job), so recovery needs no cron job and
-no second worker start. Started when the worker is ready, stopped (heartbeat
-removed) when it shuts down.
+whose lease lapsed (a worker killed mid-job); about once a minute it also ends
+runs that stopped making progress (``REDLINE_STALE_RUN_MINUTES``: a worker alive
+but stuck). So recovery needs no cron job and no second worker start. Started
+when the worker is ready, stopped (heartbeat removed) when it shuts down.
 """
 
 from __future__ import annotations
@@ -42,21 +43,23 @@ class Pulse:
         finally:
             connection.close()
 
-    def beat(self) -> None:
-        """One pulse: heartbeat, then resume or end jobs nobody holds any more."""
+    def beat(self, number: int) -> None:
+        """Pulse ``number``: heartbeat, then resume or end jobs nobody holds any more (and stalled runs)."""
         from .services.health import heartbeat_record
-        from .services.reaper import jobs_reap_lapsed
+        from .services.reaper import reap_on_pulse
 
         try:
             heartbeat_record(hostname=self.hostname, broker_url=settings.CELERY_BROKER_URL)
-            jobs_reap_lapsed()
+            reap_on_pulse(number, self.interval)
         except Exception:  # the database away: the next pulse tries again
             logger.warning("pulse of %s failed", self.hostname, exc_info=True)
             connection.close()
 
     def _loop(self) -> None:
+        number = 0
         while True:
-            self.beat()
+            self.beat(number)
+            number += 1
             if self._stop.wait(self.interval):
                 break
         connection.close()
@@ -66,11 +69,8 @@ _pulse: Pulse | None = None
 
 
 def pulse_start(sender: object = None, **_: object) -> None:
-    """A starting worker first ends the runs a dead predecessor left stalled, then starts its pulse."""
+    """A ready worker starts its pulse."""
     global _pulse
-    from .services.reaper import runs_reap_stale
-
-    runs_reap_stale()
     hostname = getattr(sender, "hostname", "") or "celery"
     _pulse = Pulse(hostname, settings.REDLINE_WORKER_PULSE_S)
     _pulse.start()

@@ -141,8 +141,8 @@ REDLINE_WORKER_PULSE_S = env.float("REDLINE_WORKER_PULSE_S", default=5.0)
 # worker was killed is resumed (or ended, after its last attempt) within a lease and a pulse.
 REDLINE_JOB_LEASE_S = env.float("REDLINE_JOB_LEASE_S", default=30.0)
 REDLINE_JOB_MAX_ATTEMPTS = env.int("REDLINE_JOB_MAX_ATTEMPTS", default=5)
-# A running job with no progress event for this long is ended as an error (manage.py reap_stale_runs,
-# and at every worker start).
+# A running job with no progress event for this long (its worker alive but stuck) is ended as an error,
+# by every worker's pulse about once a minute (and by manage.py reap_stale_runs).
 REDLINE_STALE_RUN_MINUTES = env.float("REDLINE_STALE_RUN_MINUTES", default=30.0)
 
 STORAGES = {

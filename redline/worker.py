@@ -4,7 +4,7 @@ Used when no broker is configured, so a single process runs the whole product.
 On start it picks up jobs a previous process left queued or running (nothing is
 lost across a restart): a job is run only by the message that claims it
 (``redline.leases``), and between jobs, every pulse, the thread resumes the jobs
-whose lease lapsed, as a Celery worker's pulse does.
+whose lease lapsed and ends stalled runs, as a Celery worker's pulse does.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable
 
 from django.conf import settings
 from django.db import OperationalError, close_old_connections
@@ -54,14 +53,15 @@ class InProcessWorker:
         return self._idle.wait(timeout)
 
     def _loop(self) -> None:
-        from .services.reaper import jobs_reap_lapsed
         from .tasks import AttemptFailed, job_retry_or_fail, job_run
 
+        pulses = 0
         while True:
             try:
                 job_id, holder = self._queue.get(timeout=settings.REDLINE_WORKER_PULSE_S)
             except queue.Empty:
-                self._reap(jobs_reap_lapsed)
+                self._reap(pulses)
+                pulses += 1
                 continue
             try:
                 job_run(job_id, worker="in-process", holder=holder)
@@ -79,10 +79,12 @@ class InProcessWorker:
                     self._idle.set()
 
     @staticmethod
-    def _reap(reaper: Callable[[], object]) -> None:
-        """One pulse; whatever goes wrong (the database away), the thread lives on to run jobs."""
+    def _reap(number: int) -> None:
+        """One pulse (when idle); whatever goes wrong (the database away), the thread lives on to run jobs."""
+        from .services.reaper import reap_on_pulse
+
         try:
-            reaper()
+            reap_on_pulse(number, settings.REDLINE_WORKER_PULSE_S)
             close_old_connections()
         except Exception:
             logger.warning("in-process worker: reaping lapsed jobs failed", exc_info=True)

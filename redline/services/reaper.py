@@ -12,8 +12,8 @@ retries, or a lost broker message can leave a job ``running`` with nobody
 working on it. Its last sign of life is its newest progress event (or its
 start); when that is older than ``REDLINE_STALE_RUN_MINUTES`` the job is marked
 failed, its run ``error`` with a message saying what to do, and an ``error``
-event ends any stream still watching it. Called when a worker starts, and by
-``manage.py reap_stale_runs`` (cron) on deployments that want it periodically.
+event ends any stream still watching it. Both run from every worker's pulse
+(:func:`reap_on_pulse`); ``manage.py reap_stale_runs`` runs the second by hand.
 """
 
 from __future__ import annotations
@@ -34,6 +34,17 @@ logger = logging.getLogger(__name__)
 
 STALE_CODE = "stale"
 STALE_MESSAGE = "The review stopped making progress (its worker or database went away); run it again."
+
+
+STALE_REAP_S = 60.0  # how often a worker looks for stalled runs (a heavier query than lapsed leases)
+
+
+def reap_on_pulse(beat: int, interval_s: float) -> None:
+    """A worker's pulse number ``beat`` (0 first): lapsed leases every pulse, stalled runs on the first
+    and then about once a minute."""
+    jobs_reap_lapsed()
+    if beat % max(1, round(STALE_REAP_S / interval_s)) == 0:
+        runs_reap_stale()
 
 
 def jobs_reap_lapsed(*, now: datetime | None = None) -> list[int]:
