@@ -26,6 +26,7 @@ class CountingFile(io.BytesIO):
         return super().read(size)
 
 
+@pytest.mark.django_db  # closing a response sends request_finished, whose handler looks at the connection
 def test_a_large_file_response_is_read_one_block_at_a_time():
     data = bytes(range(256)) * 4096  # 1 MiB
     fh = CountingFile(data)
