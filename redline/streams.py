@@ -10,9 +10,10 @@ when it is down at the start or goes away mid-stream the stream carries on by
 polling the database. A job retried after its worker died reports again from a
 new ``started`` event (``{"attempt": n}``): a stream starts (or resumes) at the
 newest attempt, and a client that sees ``started`` again starts over, so the
-failed attempt's events never add up with the retry's. Heartbeat comments keep proxies from closing an idle
-stream; the stream ends after a terminal event, and ``open_streams()`` counts
-the streams being served (a client that goes away must bring it down again).
+failed attempt's events never add up with the retry's. Heartbeat comments keep
+proxies from closing an idle stream; the stream ends after a terminal event, and
+``open_streams()`` counts the streams being served (a client that goes away must
+bring it down again).
 """
 
 from __future__ import annotations
