@@ -27,6 +27,14 @@ from tests.support.asgi_server import asgi_server
 TERMINAL = ("done", "error", "cancelled")
 
 
+@pytest.fixture(autouse=True)
+def only_this_test_reaps(monkeypatch):
+    """The in-process worker's own pulse stays out of the way: these tests call the reaper themselves."""
+    from redline.services import reaper
+
+    monkeypatch.setattr(reaper, "reap_on_pulse", lambda beat, interval_s: None)
+
+
 def _lapse(job_id: int) -> None:
     Job.objects.filter(pk=job_id).update(lease_until=timezone.now() - timedelta(seconds=1))
 
