@@ -6,33 +6,36 @@ router reads the workspace from there and nowhere else.
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.http import HttpRequest
 from ninja.security import HttpBearer
 
 from redline.errors import ApplicationError
-from redline.models import Membership, Role
-from redline.ratelimit import client_ip, is_locked, record_failure
-from redline.services.accounts import api_key_authenticate
+from redline.models import ApiKey, Membership, Role
+from redline.ratelimit import RateLimited, credential_check
+from redline.services.accounts import api_key_authenticate, api_key_prefix
 
 
-def refuse_if_locked(request: HttpRequest) -> None:
-    """429 for an address that failed authentication too often in the current window."""
-    if is_locked("api", client_ip(request)):
-        raise ApplicationError("rate_limited", "Too many failed authentication attempts; try again later.",
-                               status=429, detail={"retry_after": settings.REDLINE_AUTH_FAILURE_WINDOW_S})
+def bearer_key(request: HttpRequest, token: str) -> ApiKey | None:
+    """The live key for ``token``, through the failure limiter (raises ``RateLimited``): the one way
+    every path that takes a key checks it."""
+    return credential_check(request, subject=api_key_prefix(token),
+                            authenticate=lambda: api_key_authenticate(secret=token))
+
+
+def too_many(exc: RateLimited) -> ApplicationError:
+    return ApplicationError("rate_limited", "Too many failed authentication attempts; try again later.",
+                            status=429, detail={"retry_after": exc.retry_after})
 
 
 class ApiKeyAuth(HttpBearer):
     """``Authorization: Bearer rl_<prefix>_<secret>`` → the key's :class:`Membership`."""
 
     def authenticate(self, request: HttpRequest, token: str) -> Membership | None:
-        refuse_if_locked(request)
-        key = api_key_authenticate(secret=token)
-        if key is None:
-            record_failure("api", client_ip(request))
-            return None
-        return key.membership
+        try:
+            key = bearer_key(request, token)
+        except RateLimited as exc:
+            raise too_many(exc) from None
+        return key.membership if key is not None else None
 
 
 def require_admin(request: HttpRequest) -> Membership:

@@ -24,7 +24,10 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from redline.models import ApiKey, Membership
-from redline.services.accounts import api_key_authenticate, api_key_issue, api_key_revoke
+from redline.ratelimit import RateLimited
+from redline.services.accounts import api_key_issue, api_key_revoke
+
+from .auth import bearer_key
 
 OFFICE_JS = "https://appsforoffice.microsoft.com/lib/1/hosted/office.js"
 
@@ -128,21 +131,26 @@ def signin(request: HttpRequest) -> HttpResponse:
     return _dialog(request, "signin_done.html", payload=payload)
 
 
-def _bearer_key(request: HttpRequest) -> ApiKey | None:
+def _bearer_key(request: HttpRequest) -> ApiKey | HttpResponse:
+    """The caller's key, or the answer to send instead: 401, or 429 past the failure limit
+    (the same limiter as the API's)."""
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
-    return api_key_authenticate(secret=token.strip()) if scheme.lower() == "bearer" else None
-
-
-def _unauthorized() -> HttpResponse:
-    return _no_store(HttpResponse("Sign in again.", status=401, content_type="text/plain"))
+    try:
+        key = bearer_key(request, token.strip()) if scheme.lower() == "bearer" else None
+    except RateLimited as exc:
+        response = HttpResponse("Too many failed attempts; try again later.", status=429, content_type="text/plain")
+        response["Retry-After"] = str(exc.retry_after)
+        return _no_store(response)
+    return key if key is not None else _no_store(HttpResponse("Sign in again.", status=401,
+                                                              content_type="text/plain"))
 
 
 @require_GET
 def account(request: HttpRequest) -> HttpResponse:
     """The pane's account strip (an htmx fragment): who the key acts as, and sign out."""
     key = _bearer_key(request)
-    if key is None:
-        return _unauthorized()
+    if isinstance(key, HttpResponse):
+        return key
     return _no_store(render(request, "addin/account.html", {"membership": key.membership}))
 
 
@@ -151,7 +159,7 @@ def account(request: HttpRequest) -> HttpResponse:
 def signout(request: HttpRequest) -> HttpResponse:
     """Revoke the pane's key; the pane forgets it whatever the answer (see taskpane.js)."""
     key = _bearer_key(request)
-    if key is None:
-        return _unauthorized()
+    if isinstance(key, HttpResponse):
+        return key
     api_key_revoke(workspace=key.membership.workspace, key_id=key.pk, actor=key.membership.user)
     return _no_store(HttpResponse("", status=204))

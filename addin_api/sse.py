@@ -13,10 +13,10 @@ from ninja.security import APIKeyQuery
 from redline import selectors
 from redline.errors import NotFound
 from redline.models import Job, Membership
-from redline.ratelimit import client_ip, record_failure
+from redline.ratelimit import RateLimited, credential_check
 from redline.streams import event_stream, ticket_read
 
-from .auth import refuse_if_locked
+from .auth import too_many
 
 SSE_OPENAPI = {
     "responses": {
@@ -41,10 +41,11 @@ class TicketAuth(APIKeyQuery):
     param_name = "ticket"
 
     def authenticate(self, request: HttpRequest, key: str | None) -> Membership | None:
-        refuse_if_locked(request)
-        claims = ticket_read(key or "")
+        try:
+            claims = credential_check(request, subject=None, authenticate=lambda: ticket_read(key or ""))
+        except RateLimited as exc:
+            raise too_many(exc) from None
         if not claims:
-            record_failure("api", client_ip(request))
             return None
         membership = Membership.objects.select_related("workspace", "user").filter(pk=claims["m"]).first()
         if membership is not None:

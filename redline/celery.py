@@ -5,6 +5,9 @@ from __future__ import annotations
 import os
 
 from celery import Celery, bootsteps
+from celery.signals import worker_ready, worker_shutdown
+
+from .pulse import pulse_start, pulse_stop
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "redline.settings")
 
@@ -26,3 +29,6 @@ class RequeueOnConnect(bootsteps.StartStopStep):
 
 
 app.steps["consumer"].add(RequeueOnConnect)
+
+worker_ready.connect(pulse_start)  # heartbeat and lapsed-lease reaper (redline.pulse)
+worker_shutdown.connect(pulse_stop)

@@ -129,12 +129,27 @@ class Job(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Until when the attempt numbered ``attempts`` holds the job: its worker renews this while it works,
+    # so a job ``running`` past its lease has nobody working on it (redline.leases).
+    lease_until = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
 
     def __str__(self) -> str:
         return f"{self.kind} #{self.pk} ({self.status})"
+
+
+class WorkerHeartbeat(models.Model):
+    """A Celery worker's last sign of life, written every few seconds by the worker itself
+    (redline.pulse), so the health check reads liveness instead of broadcasting a ping."""
+
+    hostname = models.CharField(max_length=200, unique=True)
+    broker = models.CharField(max_length=16, help_text="fingerprint of the broker URL the worker consumes from")
+    seen_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.hostname} @ {self.seen_at:%H:%M:%S}"
 
 
 class JobEvent(models.Model):

@@ -44,10 +44,18 @@ def event_emit(*, job: Job, kind: str, data: dict[str, Any] | None = None) -> Jo
     return event
 
 
-def callback_for(job: Job) -> ProgressCallback:
-    """A ``(kind, data)`` callback for engines and services that must not know about jobs."""
+class AttemptSuperseded(Exception):
+    """Raised by a job's callback once its attempt lost the job (another attempt took it over):
+    the engine stops there, and nothing of this attempt is recorded after it."""
+
+
+def callback_for(job: Job, *, held: Callable[[], bool] = lambda: True) -> ProgressCallback:
+    """A ``(kind, data)`` callback for engines and services that must not know about jobs;
+    it stops the work (:class:`AttemptSuperseded`) once ``held()`` says the attempt lost the job."""
 
     def emit(kind: str, data: dict[str, Any]) -> None:
+        if not held():
+            raise AttemptSuperseded(f"job {job.pk}: attempt {job.attempts} was superseded")
         event_emit(job=job, kind=kind, data=data)
 
     return emit

@@ -1,19 +1,34 @@
-"""Failed logins and failed API-key authentications are limited per client address.
+"""Failed logins and failed key (or stream ticket) authentications are limited.
 
-Each failure increments a counter in the Django cache (shared by every process
-when Redis is configured) that lives for a fixed window from the first failure;
-once it reaches the limit, further attempts from that address (or, for logins,
-for that username) are refused until the window ends: the API answers 429 in the
-error shape, the login backend refuses to authenticate. Successful attempts are not
-counted. When the cache is unavailable the limiter fails open (logged by the
-cache backend): availability of sign-in matters more than the throttle.
+Each failure increments counters in the Django cache (shared by every process
+when Redis is configured) that live for a fixed window from the first failure:
+per client address, and per username (logins) or per key prefix (keys).
+
+- Logins: once the address or the username reached the limit, every attempt is
+  refused until the window ends (a password can be guessed: a correct one must
+  not get through either).
+- Keys: a key that authenticates is always accepted, whatever failed before from
+  its address (an office behind one NAT address must not be locked out by one
+  member's revoked key): its 256-bit secret cannot be guessed, so the limit is on
+  failures: past the limit for the address or the key prefix, a failing attempt
+  is answered 429 instead of 401.
+
+Successful attempts are not counted. The client address is the TCP peer unless
+the peer is a trusted proxy (``REDLINE_TRUSTED_PROXIES``, default none); then it
+is the nearest address in ``X-Forwarded-For`` that is not a trusted proxy, so a
+client cannot pick its own address by sending the header. When the cache is
+unavailable the limiter fails open (logged by the cache backend): availability of
+sign-in matters more than the throttle.
 """
 
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import logging
-from typing import Any
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.contrib.auth.backends import ModelBackend
@@ -27,9 +42,43 @@ from django.http import HttpRequest
 logger = logging.getLogger(__name__)
 
 
+T = TypeVar("T")
+
+
+class RateLimited(Exception):
+    """Too many failures: the caller answers 429 with ``Retry-After``."""
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__("too many failed authentication attempts")
+        self.retry_after = retry_after
+
+
+@lru_cache(maxsize=4)
+def _networks(trusted: tuple[str, ...]) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    return tuple(ipaddress.ip_network(entry, strict=False) for entry in trusted)
+
+
+def _trusted(address: str) -> bool:
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in net for net in _networks(tuple(settings.REDLINE_TRUSTED_PROXIES)))
+
+
 def client_ip(request: HttpRequest | None) -> str:
-    """The address the request came from (set REMOTE_ADDR correctly behind a proxy)."""
-    return (request.META.get("REMOTE_ADDR") or "unknown") if request is not None else "unknown"
+    """The address the request came from: the peer, or behind trusted proxies the nearest untrusted
+    address they forwarded (the proxies append; anything further left is what the client claimed)."""
+    if request is None:
+        return "unknown"
+    peer = request.META.get("REMOTE_ADDR") or "unknown"
+    if not _trusted(peer):
+        return peer
+    forwarded = [a.strip() for a in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if a.strip()]
+    for address in reversed(forwarded):
+        if not _trusted(address):
+            return address
+    return forwarded[0] if forwarded else peer
 
 
 def _key(scope: str, ident: str) -> str:
@@ -50,6 +99,23 @@ def record_failure(scope: str, ident: str) -> int:
     except ValueError:  # expired between add and incr: start a new window
         cache.set(key, 1, settings.REDLINE_AUTH_FAILURE_WINDOW_S)
         return 1
+
+
+def credential_check(request: HttpRequest, *, subject: str | None, authenticate: Callable[[], T | None]) -> T | None:
+    """Run ``authenticate`` (a key or ticket check); count a failure against the address and
+    ``subject`` (a key prefix), raising :class:`RateLimited` once either is past the limit.
+    What authenticates is returned whatever failed before (see the module docstring)."""
+    found = authenticate()
+    if found is not None:
+        return found
+    limit = settings.REDLINE_AUTH_FAILURE_LIMIT
+    over = record_failure("api-ip", client_ip(request)) > limit
+    if subject:
+        over = record_failure("api-key", subject) > limit or over
+    if over:
+        logger.warning("key authentication refused: too many failures (ip %s)", client_ip(request))
+        raise RateLimited(settings.REDLINE_AUTH_FAILURE_WINDOW_S)
+    return None
 
 
 class ThrottledModelBackend(ModelBackend):

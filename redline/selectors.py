@@ -96,10 +96,13 @@ def run_state_get(*, workspace: Workspace, run_id: int) -> AnalysisRun:
 
 
 def run_last_progress(*, run: AnalysisRun) -> dict | None:
-    """The latest ``progress`` event's data, for polling clients."""
+    """The latest ``progress`` event's data of the current attempt, for polling clients (a retried
+    job's progress starts again from its new ``started`` event)."""
     if run.job_id is None:
         return None
-    event = JobEvent.objects.filter(job_id=run.job_id, kind="progress").order_by("-seq").first()
+    events = JobEvent.objects.filter(job_id=run.job_id)
+    attempt_from = events.filter(kind="started").order_by("-seq").values_list("seq", flat=True).first() or 0
+    event = events.filter(kind="progress", seq__gt=attempt_from).order_by("-seq").first()
     return event.data if event else None
 
 

@@ -52,6 +52,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "redline.downloads.async_file_responses_middleware",  # first: it sees every file response, static ones too
     "django.middleware.security.SecurityMiddleware",
     "redline.security.security_headers_middleware",
     "redline.bodylimit.body_limit_middleware",
@@ -131,8 +132,18 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # An unacknowledged job (its worker died) is redelivered after this long; keep it above the longest run.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT_S", default=3600)}
-# A running job with no progress event for this long is ended as an error (manage.py reap_stale_runs,
-# and at every worker start).
+# Celery's default on a lost broker connection changes in Celery 6, so it is said here. A job running when
+# the broker goes away carries on and records its outcome in the database; the message it cannot
+# acknowledge comes back later and is dropped, the job being finished (or claimed: redline.leases).
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
+# Every worker writes a heartbeat (the health check reads it) and reaps jobs whose lease lapsed this often.
+REDLINE_WORKER_PULSE_S = env.float("REDLINE_WORKER_PULSE_S", default=5.0)
+# A job's claim lasts this long; its worker renews it every third of it while the job runs, so a job whose
+# worker was killed is resumed (or ended, after its last attempt) within a lease and a pulse.
+REDLINE_JOB_LEASE_S = env.float("REDLINE_JOB_LEASE_S", default=30.0)
+REDLINE_JOB_MAX_ATTEMPTS = env.int("REDLINE_JOB_MAX_ATTEMPTS", default=5)
+# A running job with no progress event for this long (its worker alive but stuck) is ended as an error,
+# by every worker's pulse about once a minute (and by manage.py reap_stale_runs).
 REDLINE_STALE_RUN_MINUTES = env.float("REDLINE_STALE_RUN_MINUTES", default=30.0)
 
 STORAGES = {
@@ -177,6 +188,10 @@ AUTHENTICATION_BACKENDS = ["redline.ratelimit.ThrottledModelBackend"]
 # Failed logins and API-key authentications allowed per address (and username) per window.
 REDLINE_AUTH_FAILURE_LIMIT = env.int("REDLINE_AUTH_FAILURE_LIMIT", default=10)
 REDLINE_AUTH_FAILURE_WINDOW_S = env.int("REDLINE_AUTH_FAILURE_WINDOW_S", default=300)
+# Addresses (or networks) of the reverse proxies in front of the web server, whose X-Forwarded-For
+# names the client (redline.ratelimit.client_ip). Default: none, so a client cannot choose the address
+# it is counted under. Run uvicorn with --no-proxy-headers: this setting is the one place that decides.
+REDLINE_TRUSTED_PROXIES = env.list("REDLINE_TRUSTED_PROXIES", default=[])
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

@@ -7,9 +7,13 @@ one in order is sent on as it is, so a caught-up stream costs the database
 nothing; anything else (a gap, a quiet interval) is read from the database,
 which stays the record. Redis only makes streams faster, so
 when it is down at the start or goes away mid-stream the stream carries on by
-polling the database. Heartbeat comments keep proxies from closing an idle
-stream; the stream ends after a terminal event, and ``open_streams()`` counts
-the streams being served (a client that goes away must bring it down again).
+polling the database. A job retried after its worker died reports again from a
+new ``started`` event (``{"attempt": n}``): a stream starts (or resumes) at the
+newest attempt, and a client that sees ``started`` again starts over, so the
+failed attempt's events never add up with the retry's. Heartbeat comments keep
+proxies from closing an idle stream; the stream ends after a terminal event, and
+``open_streams()`` counts the streams being served (a client that goes away must
+bring it down again).
 """
 
 from __future__ import annotations
@@ -76,6 +80,19 @@ def _events_after(job_id: int, after: int) -> list[JobEvent]:
     except (OperationalError, InterfaceError):
         logger.warning("SSE for job %s: database unavailable, retrying", job_id, exc_info=True)
         return []
+    finally:
+        connection.close()
+
+
+@sync_to_async(thread_sensitive=False)
+def _current_attempt_from(job_id: int) -> int:
+    """The sequence number of the newest ``started`` event (0 when none): a stream skips what an
+    earlier, failed attempt reported, so a client sees the attempt that counts from its start."""
+    try:
+        return JobEvent.objects.filter(job_id=job_id, kind="started").order_by("-seq").values_list(
+            "seq", flat=True).first() or 0
+    except (OperationalError, InterfaceError):
+        return 0
     finally:
         connection.close()
 
@@ -237,6 +254,7 @@ async def event_stream(job_id: int, *, after: int = 0) -> AsyncIterator[str]:
     try:
         if after and await _ended_at(job_id, after):
             return
+        last = max(last, await _current_attempt_from(job_id) - 1)
         await wakeup.open()
         yield "retry: 2000\n\n"
         read = True

@@ -2,8 +2,10 @@
 
 Thin on purpose (pretix/Sentry style): the service does the work and reports
 progress through a callback; this module owns status, attempts and errors.
-Idempotent: a finished job is never run again, so Celery redeliveries under
-``acks_late`` (a worker killed mid-job) are safe.
+Exactly once: a message runs its job only when it can claim it (``redline.leases``),
+so a message sent twice, or redelivered under ``acks_late`` while the job runs or
+after it finished, is dropped; a job whose worker was killed is resumed by the
+reaper once its lease lapses (``redline.pulse``).
 """
 
 from __future__ import annotations
@@ -13,13 +15,13 @@ from collections.abc import Callable
 from typing import Any
 
 from celery import Task, shared_task
-from celery.signals import worker_ready
 from django.db import OperationalError, transaction
 from django.utils import timezone
 
 from .errors import ApplicationError
+from .leases import LeaseKeeper, job_claim, job_held
 from .models import AnalysisRun, Job, JobStatus, RunStatus
-from .progress import ProgressCallback, callback_for, event_emit
+from .progress import AttemptSuperseded, ProgressCallback, callback_for, event_emit
 from .services import documents, runs
 
 logger = logging.getLogger(__name__)
@@ -32,33 +34,44 @@ HANDLERS: dict[str, JobService] = {
 }
 
 
-def job_run(job_id: int, *, worker: str = "") -> None:
-    """Run one job to completion, unless it already finished."""
-    with transaction.atomic():
-        job = Job.objects.select_for_update().filter(pk=job_id).first()
-        if job is None or job.status in (JobStatus.SUCCEEDED, JobStatus.FAILED):
-            return
-        job.status = JobStatus.RUNNING
-        job.attempts += 1
-        job.worker = worker
-        job.started_at = timezone.now()
-        job.save(update_fields=["status", "attempts", "worker", "started_at"])
-    event_emit(job=job, kind="started", data={"attempt": job.attempts})
+def job_run(job_id: int, *, worker: str = "", holder: int | None = None) -> None:
+    """Run one attempt of a job, if it is this message's to run (see :mod:`redline.leases`).
+
+    ``holder`` is the attempt a retry continues (its claim survives the database error that
+    interrupted it); a message for a job that is finished, or held by a live attempt, is dropped.
+    """
+    job = job_claim(job_id, worker=worker, holder=holder)
+    if job is None:
+        logger.info("job %s: not claimable (finished, or held by a live attempt); message dropped", job_id)
+        return
     handler = HANDLERS.get(job.kind)
-    try:
-        if handler is None:
-            raise ApplicationError("unknown_job", f"No handler for job kind {job.kind!r}.")
-        result = handler(job, callback_for(job))
-    except ApplicationError as exc:
-        _finish(job, JobStatus.FAILED, error_code=exc.code, error_message=exc.message)
-        return
-    except OperationalError:
-        raise  # database trouble: let the executor retry
-    except Exception:
-        logger.exception("job %s (%s) failed", job.pk, job.kind)
-        _finish(job, JobStatus.FAILED, error_code="internal_error", error_message="The job failed unexpectedly.")
-        return
-    _finish(job, JobStatus.SUCCEEDED, result=result)
+    with LeaseKeeper(job) as lease:  # renewed while the work runs; the outcome is recorded after
+        try:
+            event_emit(job=job, kind="started", data={"attempt": job.attempts})
+            if handler is None:
+                raise ApplicationError("unknown_job", f"No handler for job kind {job.kind!r}.")
+            outcome: dict[str, Any] = {"status": JobStatus.SUCCEEDED,
+                                       "result": handler(job, callback_for(job, held=lambda: lease.held))}
+        except ApplicationError as exc:
+            outcome = {"status": JobStatus.FAILED, "error_code": exc.code, "error_message": exc.message}
+        except OperationalError as exc:
+            raise AttemptFailed(job.attempts) from exc  # database trouble: the executor retries this attempt
+        except AttemptSuperseded:
+            logger.warning("job %s: attempt %s stopped, the job was taken over", job.pk, job.attempts)
+            return
+        except Exception:
+            logger.exception("job %s (%s) failed", job.pk, job.kind)
+            outcome = {"status": JobStatus.FAILED, "error_code": "internal_error",
+                       "error_message": "The job failed unexpectedly."}
+    _finish(job, **outcome)
+
+
+class AttemptFailed(OperationalError):
+    """The database failed an attempt; ``attempt`` is passed back to :func:`job_run` by the retry."""
+
+    def __init__(self, attempt: int) -> None:
+        super().__init__(f"attempt {attempt} hit a database error")
+        self.attempt = attempt
 
 
 def job_retry_or_fail(job_id: int, *, max_attempts: int) -> bool:
@@ -72,15 +85,18 @@ def job_retry_or_fail(job_id: int, *, max_attempts: int) -> bool:
 
 
 def _finish(job: Job, status: str, *, result: dict | None = None, error_code: str = "", error_message: str = "") -> None:
-    job.status = status
-    job.result = result
-    job.error_code = error_code
-    job.error_message = error_message
-    job.finished_at = timezone.now()
-    job.save(update_fields=["status", "result", "error_code", "error_message", "finished_at"])
-    if status == JobStatus.FAILED:  # its run, if it has one the job's handler did not end itself
-        AnalysisRun.objects.filter(job=job).exclude(status__in=(RunStatus.DONE, RunStatus.ERROR)).update(
-            status=RunStatus.ERROR, error_message=error_message, finished_at=job.finished_at)
+    """Record the outcome and send the one terminal event, if this attempt still holds the job
+    (when another attempt took it over, or the reaper ended it, that one ends it)."""
+    finished_at = timezone.now()
+    with transaction.atomic():
+        ended = job_held(job).update(status=status, result=result, error_code=error_code,
+                                     error_message=error_message, finished_at=finished_at, lease_until=None)
+        if not ended:
+            logger.warning("job %s: attempt %s no longer holds it; its outcome is not recorded", job.pk, job.attempts)
+            return
+        if status == JobStatus.FAILED:  # its run, if it has one the job's handler did not end itself
+            AnalysisRun.objects.filter(job=job).exclude(status__in=(RunStatus.DONE, RunStatus.ERROR)).update(
+                status=RunStatus.ERROR, error_message=error_message, finished_at=finished_at)
     event_emit(job=job, kind="done" if status == JobStatus.SUCCEEDED else "error",
                data={"status": status, "error_code": error_code} if error_code else {"status": status})
 
@@ -95,26 +111,21 @@ class _JobTask(Task):
             logger.warning("job %s: could not be marked failed; the stale-run reaper will end it", args[0])
 
 
-@shared_task(name="redline.run_job", base=_JobTask, acks_late=True, autoretry_for=(OperationalError,),
-             retry_backoff=True, max_retries=5)
-def run_job_task(job_id: int) -> None:
-    """Celery entry point; the worker's hostname is recorded on the job."""
-    from celery import current_task
-
-    job_run(job_id, worker=getattr(current_task.request, "hostname", "") or "celery")
-
-
-@worker_ready.connect
-def reap_stale_on_start(**_: object) -> None:
-    """A starting worker first ends the runs a dead predecessor left stalled."""
-    from .services.reaper import runs_reap_stale
-
-    runs_reap_stale()
+@shared_task(bind=True, name="redline.run_job", base=_JobTask, acks_late=True, max_retries=5)
+def run_job_task(self: Task, job_id: int, holder: int | None = None) -> None:
+    """Celery entry point; the worker's hostname is recorded on the job. A database error is
+    retried with backoff, the retry carrying the attempt it continues."""
+    try:
+        job_run(job_id, worker=self.request.hostname or "celery", holder=holder)
+    except OperationalError as exc:
+        holder = exc.attempt if isinstance(exc, AttemptFailed) else holder
+        raise self.retry(args=(job_id,), kwargs={"holder": holder}, exc=exc,
+                          countdown=min(2 ** self.request.retries, 30)) from exc
 
 
 def requeue_queued_jobs() -> None:
     """Queue jobs whose dispatch was lost (broker down at commit time); called by the worker on
-    every broker (re)connection (``redline.celery``). Re-sending a queued job is safe: ``job_run``
-    skips finished jobs."""
+    every broker (re)connection (``redline.celery``). Re-sending a queued job whose message is still
+    in the broker is safe: whichever message comes second finds the job claimed and is dropped."""
     for job_id in Job.objects.filter(status=JobStatus.QUEUED).values_list("pk", flat=True):
         run_job_task.delay(job_id)

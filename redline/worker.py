@@ -2,7 +2,9 @@
 
 Used when no broker is configured, so a single process runs the whole product.
 On start it picks up jobs a previous process left queued or running (nothing is
-lost across a restart); ``tasks.job_run`` is idempotent, so re-running is safe.
+lost across a restart): a job is run only by the message that claims it
+(``redline.leases``), and between jobs, every pulse, the thread resumes the jobs
+whose lease lapsed and ends stalled runs, as a Celery worker's pulse does.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import queue
 import threading
 import time
 
+from django.conf import settings
 from django.db import OperationalError, close_old_connections
 
 logger = logging.getLogger(__name__)
@@ -24,7 +27,7 @@ class InProcessWorker:
     """A single background thread executing :func:`redline.tasks.job_run`."""
 
     def __init__(self) -> None:
-        self._queue: queue.Queue[int] = queue.Queue()
+        self._queue: queue.Queue[tuple[int, int | None]] = queue.Queue()
         self._thread = threading.Thread(target=self._loop, name="redline-worker", daemon=True)
         self._idle = threading.Event()
         self._idle.set()
@@ -38,9 +41,9 @@ class InProcessWorker:
         for job_id in Job.objects.filter(status__in=[JobStatus.QUEUED, JobStatus.RUNNING]).values_list("pk", flat=True):
             self.submit(job_id)
 
-    def submit(self, job_id: int) -> None:
+    def submit(self, job_id: int, holder: int | None = None) -> None:
         self._idle.clear()
-        self._queue.put(job_id)
+        self._queue.put((job_id, holder))
 
     def is_alive(self) -> bool:
         return self._thread.is_alive()
@@ -50,24 +53,41 @@ class InProcessWorker:
         return self._idle.wait(timeout)
 
     def _loop(self) -> None:
-        from .tasks import job_retry_or_fail, job_run
+        from .tasks import AttemptFailed, job_retry_or_fail, job_run
 
+        pulses = 0
         while True:
-            job_id = self._queue.get()
             try:
-                job_run(job_id, worker="in-process")
-            except OperationalError:  # the database was busy or away: retry, as Celery's autoretry would
+                job_id, holder = self._queue.get(timeout=settings.REDLINE_WORKER_PULSE_S)
+            except queue.Empty:
+                self._reap(pulses)
+                pulses += 1
+                continue
+            try:
+                job_run(job_id, worker="in-process", holder=holder)
+            except OperationalError as exc:  # the database was busy or away: retry, as the Celery task does
                 logger.warning("in-process job %s hit a database error; retrying", job_id, exc_info=True)
                 close_old_connections()
                 if not job_retry_or_fail(job_id, max_attempts=MAX_ATTEMPTS):
                     time.sleep(RETRY_DELAY_S)
-                    self._queue.put(job_id)
+                    self._queue.put((job_id, exc.attempt if isinstance(exc, AttemptFailed) else holder))
             except Exception:
                 logger.exception("in-process job %s crashed", job_id)
             finally:
                 close_old_connections()
                 if self._queue.empty():
                     self._idle.set()
+
+    @staticmethod
+    def _reap(number: int) -> None:
+        """One pulse (when idle); whatever goes wrong (the database away), the thread lives on to run jobs."""
+        from .services.reaper import reap_on_pulse
+
+        try:
+            reap_on_pulse(number, settings.REDLINE_WORKER_PULSE_S)
+            close_old_connections()
+        except Exception:
+            logger.warning("in-process worker: reaping lapsed jobs failed", exc_info=True)
 
 
 _worker: InProcessWorker | None = None

@@ -156,12 +156,13 @@ class CeleryWorker:
     proc: subprocess.Popen | None = None
     log: Path = field(default_factory=lambda: Path(tempfile.mkstemp(prefix="redline-celery-", suffix=".log")[1]))
     nice: int = 0  # > 0: a lower CPU priority than the web server's (``nice -n``), as the README advises
+    name: str = ""  # the node name (two workers of one test need their own); default test-<pid>
 
     def start(self, timeout: float = 60) -> CeleryWorker:
         self.proc = subprocess.Popen(
             [*(["nice", "-n", str(self.nice)] if self.nice else []),
              sys.executable, "-m", "celery", "-A", "redline", "worker", "--pool=solo", "--concurrency=1",
-             "--loglevel=INFO", "--without-gossip", "--without-mingle", "-n", f"test-{os.getpid()}@%h"],
+             "--loglevel=INFO", "--without-gossip", "--without-mingle", "-n", f"{self.name or f'test-{os.getpid()}'}@%h"],
             cwd=ROOT, env={**os.environ, **self.env}, stdout=open(self.log, "wb"), stderr=subprocess.STDOUT,  # noqa: SIM115
         )
         deadline = time.monotonic() + timeout

@@ -62,12 +62,20 @@ def api_key_issue(*, membership: Membership, name: str = "default", actor: Abstr
     return IssuedKey(api_key=key, secret=secret)
 
 
+def api_key_prefix(secret: str) -> str | None:
+    """The prefix part of ``rl_<prefix>_<secret>`` (what failures are counted under), or None."""
+    parts = secret.split("_", 2)
+    if len(parts) != 3 or parts[0] != KEY_PREFIX or not parts[1]:
+        return None
+    return parts[1]
+
+
 def api_key_authenticate(*, secret: str) -> ApiKey | None:
     """The live key matching ``secret``, or None. Compared in constant time."""
-    parts = secret.split("_", 2)
-    if len(parts) != 3 or parts[0] != KEY_PREFIX:
+    prefix = api_key_prefix(secret)
+    if prefix is None:
         return None
-    key = selectors.api_key_by_prefix(prefix=parts[1])
+    key = selectors.api_key_by_prefix(prefix=prefix)
     if key is None or not hmac.compare_digest(key.hashed_key, _hash(secret)):
         return None
     now = timezone.now()

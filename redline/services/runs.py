@@ -37,7 +37,7 @@ from ..ooxml.ops import op_from_json
 from ..ooxml.package import Package
 from ..ooxml.patch import PatchBuilder
 from ..ooxml.writer import redline_document
-from ..progress import ProgressCallback
+from ..progress import AttemptSuperseded, ProgressCallback
 from .cache import analysis_cache
 from .documents import document_version_read, docx_read
 from .learning import known_entries_record, outcomes_detect, rejected_records
@@ -119,8 +119,9 @@ def run_execute(job: Job, progress: ProgressCallback) -> dict[str, Any]:
     except ApplicationError as exc:
         _fail(run, exc.message)
         raise
-    except OperationalError:
-        raise  # the database is away: the job is retried, and ends the run itself if it gives up (tasks._finish)
+    except (OperationalError, AttemptSuperseded):
+        raise  # the database is away (the job is retried, and ends the run itself if it gives up: tasks._finish),
+        # or another attempt took the job over and ends the run
     except BaseException:
         _fail(run, "The review failed unexpectedly; it has been logged.")
         raise

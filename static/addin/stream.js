@@ -11,6 +11,21 @@ const KINDS = ["started", "progress", "suggestion", "done", "error"];
 const MAX_RECONNECTS = 5;
 
 /**
+ * The suggestions streamed so far, after one more event. A `started` event begins an
+ * attempt: a job retried after its worker died starts over, so what the failed attempt
+ * streamed is dropped rather than shown twice.
+ * @param {object[]} suggestions
+ * @param {string} kind
+ * @param {object} data
+ * @returns {object[]}
+ */
+export function liveSuggestions(suggestions, kind, data) {
+  if (kind === "started") return [];
+  if (kind === "suggestion" && !suggestions.some((s) => s.id === data.id)) return [...suggestions, data];
+  return suggestions;
+}
+
+/**
  * @param {import("./api.js").Api} api
  * @param {number} runId
  * @param {{onEvent: (kind: string, data: object) => void}} handlers called for every

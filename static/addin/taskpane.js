@@ -15,7 +15,7 @@ import { blockedReason, planApplyAll } from "./patches.js";
 import { progressView } from "./progress.js";
 import { paintCard, renderClauses, renderResults } from "./render.js";
 import { notRepeatedMessage, summaryMessage } from "./results.js";
-import { followRun } from "./stream.js";
+import { followRun, liveSuggestions } from "./stream.js";
 import * as word from "./word.js";
 
 const DOCX_MIME = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
@@ -205,8 +205,9 @@ async function review() {
       await followRun(api, run.id, {
         onEvent(kind, data) {
           showProgress(kind, data);
-          if (kind === "suggestion") {
-            state.suggestions.push(data);
+          const live = liveSuggestions(state.suggestions, kind, data);
+          if (live !== state.suggestions) {
+            state.suggestions = live;
             draw();
           }
         },

@@ -181,12 +181,15 @@ def test_a_missing_clause_is_asked_for_at_its_insertion_point(server, msa, playb
 
 def test_concurrency_is_bounded(msa, playbook):
     in_flight, peak, lock = [0], [0], threading.Lock()
+    full = threading.Event()  # set once three requests are in flight together
 
     def slow(body):
         with lock:
             in_flight[0] += 1
             peak[0] = max(peak[0], in_flight[0])
-        time.sleep(0.15)
+            if in_flight[0] >= 3:
+                full.set()
+        full.wait(10)  # the first requests hold on until the client has sent as many as it may at once
         with lock:
             in_flight[0] -= 1
         return completion(findings())

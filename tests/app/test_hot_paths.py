@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
 
 import pytest
 from asgiref.sync import SyncToAsync
@@ -25,6 +24,7 @@ from redline.services import files
 from redline.services.playbooks import playbook_default_install
 from redline.worker import in_process_worker
 from tests.ooxml.conftest import make_contract
+from tests.support.waiting import wait_for as wait_until
 
 
 @pytest.fixture(scope="module")
@@ -120,15 +120,16 @@ def test_an_asgi_request_crosses_to_a_thread_and_back_a_few_times_only(alice, co
 def test_docx_reads_are_admitted_a_few_at_a_time(settings, contract, monkeypatch):
     inside, peak = 0, 0
     lock = threading.Lock()
+    gate = threading.Event()
     read = files.read_document
 
-    def tracked(data: bytes):  # the engine's read, with a pause that makes callers overlap
+    def tracked(data: bytes):  # the engine's read, held inside until the test opens the gate
         nonlocal inside, peak
         with lock:
             inside += 1
             peak = max(peak, inside)
         try:
-            time.sleep(0.05)
+            assert gate.wait(10)
             return read(data)
         finally:
             with lock:
@@ -138,9 +139,13 @@ def test_docx_reads_are_admitted_a_few_at_a_time(settings, contract, monkeypatch
     for slots in (1, 2):
         settings.REDLINE_DOCUMENT_CONCURRENCY = slots
         peak = 0
+        gate.clear()
         threads = [threading.Thread(target=files.docx_read, args=(contract,)) for _ in range(6)]
         for thread in threads:
             thread.start()
+        assert wait_until(lambda: inside == slots, 10)  # the admitted ones are in...
+        assert not wait_until(lambda: inside > slots, 0.3)  # ...and while they hold their slots, nobody else
+        gate.set()
         for thread in threads:
             thread.join()
         assert peak == slots
@@ -151,12 +156,15 @@ def test_file_uploads_are_admitted_a_few_at_a_time_and_light_requests_never_wait
 
     inside, peak, order = 0, 0, []
 
+    gate: asyncio.Event | None = None  # made in each run's own event loop
+
     async def app(scope: dict, receive, send) -> None:  # stands in for Django: notes who is inside, and when
         nonlocal inside, peak
         inside += 1
         peak = max(peak, inside)
         order.append(scope["path"])
-        await asyncio.sleep(0.05 if scope["method"] == "POST" else 0)
+        if dict(scope["headers"]).get(b"content-type", b"").startswith(b"multipart/"):
+            await gate.wait()  # an upload holds its slot until the test lets it finish
         inside -= 1
 
     def scope(method: str, content_type: bytes) -> dict:
@@ -164,13 +172,18 @@ def test_file_uploads_are_admitted_a_few_at_a_time_and_light_requests_never_wait
                 "headers": [(b"content-type", content_type)]}
 
     async def burst(slots: int) -> None:
+        nonlocal gate
+        gate = asyncio.Event()
         wrapped = UploadAdmissionASGI(app, slots)
         uploads = [asyncio.create_task(wrapped(scope("POST", b"multipart/form-data; boundary=x"), None, None))
                    for _ in range(6)]
-        await asyncio.sleep(0.01)  # the uploads are in, or queued
+        for _ in range(6):
+            await asyncio.sleep(0)  # each upload task runs until it is inside or waits for a slot
+        assert inside == slots
         await wrapped(scope("GET", b""), None, None)  # a poll: straight through
         await wrapped(scope("POST", b"application/json"), None, None)  # a vote: not a file upload
         assert order.index("/get") < 6  # ...answered while uploads still wait their turn
+        gate.set()
         await asyncio.gather(*uploads)
 
     for slots in (1, 2):

@@ -6,6 +6,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from redline.models import Job
+from tests.support.world import assert_unchanged, database_snapshot
 
 
 @pytest.mark.django_db
@@ -17,7 +18,9 @@ def test_foreign_ids_are_404_with_the_error_shape(alice, bob, simple_docx):
               ("/api/jobs/{}", job_id), ("/api/jobs/{}/events.json", job_id), ("/api/jobs/{}/events", job_id)]
     for template, ident in routes:
         assert alice.api().get(template.format(ident)).status_code == 200, template
+        before = database_snapshot()
         foreign = bob.api().get(template.format(ident))
+        assert_unchanged(before)
         missing = bob.api().get(template.format(999999))
         assert foreign.status_code == missing.status_code == 404, template
         assert foreign.json()["code"] == missing.json()["code"] == "not_found"

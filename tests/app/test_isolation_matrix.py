@@ -11,9 +11,10 @@ import pytest
 from django.urls import URLPattern, get_resolver
 
 from redline.models import Role, Rule
+from redline.worker import in_process_worker
 from tests.app.test_api_contract import call, has_path_params, json_body_schema, minimal, operations
 from tests.conftest import make_member
-from tests.support.world import populate
+from tests.support.world import assert_unchanged, database_snapshot, populate
 
 # Per-workspace numbers, not ids: another workspace's "version 1" is the caller's own version 1.
 WORKSPACE_RELATIVE = {"number"}
@@ -33,20 +34,25 @@ def _fill(path: str, params: list[str], ids: dict[str, int]) -> str:
 
 def test_every_api_operation_hides_another_workspaces_rows(alice, bob, worlds):
     mine, theirs = worlds
-    checked = []
+    targets = []
     for method, path, op in operations():
         params = [p["name"] for p in op.get("parameters", []) if p["in"] == "path"]
         if not has_path_params(op) or set(params) <= WORKSPACE_RELATIVE:
             continue
         schema = json_body_schema(op)
-        body = minimal(schema) if schema else None
+        targets.append((method, path, params, minimal(schema) if schema else None))
+    for method, path, params, body in targets:  # the same requests work on the caller's own rows
         own = call(alice.api(), method, _fill(path, params, mine), body)
         assert own.status_code != 404, f"{method} {path}: the owner gets {own.status_code}"
+    assert in_process_worker().wait_idle(60)  # (what the owner's requests queued has run)
+    before = database_snapshot()
+    for method, path, params, body in targets:
         resp = call(alice.api(), method, _fill(path, params, theirs), body)
         assert resp.status_code == 404, f"{method} {path}: {resp.status_code} {resp.content[:200]!r}"
         assert resp.json()["code"] == "not_found"
-        checked.append(path)
-    assert len(checked) >= 20
+    assert in_process_worker().wait_idle(60)
+    assert_unchanged(before)  # refused means refused: no row anywhere changed, queued or deleted
+    assert len(targets) >= 20
 
 
 def _dashboard_patterns() -> list[tuple[str, list[str]]]:
@@ -83,6 +89,7 @@ def test_every_dashboard_view_hides_another_workspaces_rows(alice, bob, worlds, 
 
     rule_key = Rule.objects.filter(version__playbook_id=theirs["playbook_id"]).first().key
     client.force_login(alice.membership.user)
+    before = database_snapshot()
     checked = 0
     for route, names in _dashboard_patterns():
         if set(names) <= WORKSPACE_RELATIVE | {"key"}:
@@ -95,6 +102,7 @@ def test_every_dashboard_view_hides_another_workspaces_rows(alice, bob, worlds, 
             assert resp.status_code == 404, f"{method.upper()} {target}: {resp.status_code}"
             checked += 1
     assert checked >= 15
+    assert_unchanged(before)
 
 
 def test_reviewers_cannot_do_admin_actions(alice, worlds, client):
@@ -103,6 +111,7 @@ def test_reviewers_cannot_do_admin_actions(alice, worlds, client):
     reviewer.membership.workspace = alice.workspace
     reviewer.membership.save()
     api = reviewer.api()
+    before = database_snapshot()
     put = api.put("/api/preferences", {"text": "Be lenient."}, content_type="application/json")
     assert put.status_code == 403 and put.json()["code"] == "forbidden"
     assert api.post("/api/preferences/versions/1/restore").status_code == 403
@@ -117,3 +126,4 @@ def test_reviewers_cannot_do_admin_actions(alice, worlds, client):
                    f"/playbooks/{mine['playbook_id']}/versions/1/restore/", "/preferences/versions/1/restore/"]
     for path in admin_posts:
         assert client.post(path).status_code == 403, path
+    assert_unchanged(before)  # no key issued or revoked, no playbook, rule or preference changed

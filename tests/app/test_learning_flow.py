@@ -1,5 +1,5 @@
-"""The seed's scenarios end to end with real files: first run, lawyer rejects (file saved by
-LibreOffice), re-upload, outcomes, learned preferences with provenance, re-run without repeats."""
+"""The seed's scenarios end to end with real files: first run, lawyer rejects in LibreOffice (file saved
+there), re-upload, outcomes, learned preferences with provenance, re-run without repeats."""
 
 from __future__ import annotations
 
@@ -7,12 +7,10 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from redline.models import KnownEntry, LearnedLine, Outcome, PreferencesVersion, Rejection
-from redline.ooxml.package import Package
 from redline.ooxml.paragraphs import read_document
-from redline.ooxml.revisions import reject
 from redline.services.playbooks import playbook_default_install
 from redline.worker import in_process_worker
-from tests.learning.lawyer import libreoffice_roundtrip
+from tests.learning.lawyer import libreoffice_lawyer
 from tests.ooxml.conftest import make_contract
 
 OUR_EDITS = {"REPLACE_TEXT", "REWRITE", "INSERT", "DELETE"}
@@ -43,10 +41,8 @@ def test_rejections_are_learned_and_never_suggested_again(alice, tmp_path):
     kinds = set(entries.values_list("operation_type", flat=True))
     assert "COMMENT" in kinds and kinds & OUR_EDITS
 
-    # 2. The lawyer rejects every tracked change of ours, keeps the comments; the file passes through LibreOffice.
-    pkg = Package.open(redline)
-    assert reject(pkg.xml(pkg.main_part), authors=["Redline AI"]) > 0
-    returned = libreoffice_roundtrip(pkg.save())
+    # 2. The lawyer rejects every tracked change (all ours) in LibreOffice, keeps the comments, saves there.
+    returned = libreoffice_lawyer(redline, [{"do": "reject_all"}])
     back = alice.api().post("/api/documents", {"file": SimpleUploadedFile("msa-returned.docx", returned)})
     assert back.status_code == 201 and back.json()["document"]["id"] == doc_id  # RedlineDocID survived
 

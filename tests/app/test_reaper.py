@@ -84,16 +84,34 @@ def test_a_database_outage_leaves_the_run_running_for_the_retry_and_giving_up_en
         raise OperationalError("server closed the connection unexpectedly")
 
     monkeypatch.setattr(runs, "_review", database_gone)
+    holder = None
     for attempt in (1, 2):
-        with pytest.raises(OperationalError):
-            job_run(run.job_id)
+        with pytest.raises(OperationalError) as failed:
+            job_run(run.job_id, holder=holder)
+        holder = failed.value.attempt  # the retry continues the attempt that holds the job
+        assert holder == attempt
+        job_run(run.job_id)  # a message without the claim (sent twice) is dropped while the lease runs
+        assert Job.objects.get(pk=run.job_id).attempts == attempt
         run.refresh_from_db()
         assert run.status == RunStatus.RUNNING and not run.error_message  # never "error", then "running" again
         assert not job_retry_or_fail(run.job_id, max_attempts=3)  # may be retried
     with pytest.raises(OperationalError):
-        job_run(run.job_id)
+        job_run(run.job_id, holder=holder)
     assert job_retry_or_fail(run.job_id, max_attempts=3)  # third attempt: gives up
     run.refresh_from_db()
     run.job.refresh_from_db()
     assert run.job.status == JobStatus.FAILED and run.job.error_code == "database_unavailable"
     assert run.status == RunStatus.ERROR and run.error_message == run.job.error_message and run.finished_at
+
+
+@pytest.mark.django_db
+def test_every_pulse_resumes_lapsed_jobs_and_about_once_a_minute_ends_stalled_runs(alice, simple_docx, settings):
+    from redline.services.reaper import reap_on_pulse
+
+    settings.REDLINE_STALE_RUN_MINUTES = 30
+    stalled = _running_run(alice, simple_docx, idle_minutes=45)
+    Job.objects.filter(pk=stalled.job_id).update(lease_until=timezone.now() + timedelta(minutes=1))  # alive, stuck
+    reap_on_pulse(1, 5.0)  # not a stalled-run pulse
+    assert Job.objects.get(pk=stalled.job_id).status == JobStatus.RUNNING
+    reap_on_pulse(12, 5.0)  # a minute of 5 s pulses later
+    assert Job.objects.get(pk=stalled.job_id).status == JobStatus.FAILED

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import threading
 import time
+from collections.abc import Iterator
 
 import httpx
 import pytest
@@ -14,20 +14,24 @@ from redline.progress import event_emit
 from tests.support.asgi_server import asgi_server
 
 
-def read_frames(response: httpx.Response) -> list[dict]:
-    """Parse SSE frames into dicts of their fields (comments kept under ':')."""
-    frames, current = [], {}
+def iter_frames(response: httpx.Response) -> Iterator[dict]:
+    """SSE frames as dicts of their fields (comments kept under ':'), as they arrive."""
+    current = {}
     for line in response.iter_lines():
         if line == "":
             if current:
-                frames.append(current)
+                yield current
             current = {}
         elif line.startswith(":"):
-            frames.append({":": line[1:].strip()})
+            yield {":": line[1:].strip()}
         else:
             field, _, value = line.partition(":")
             current[field] = value.lstrip(" ")
-    return frames
+
+
+def read_frames(response: httpx.Response) -> list[dict]:
+    """Parse SSE frames into dicts of their fields (comments kept under ':')."""
+    return list(iter_frames(response))
 
 
 @pytest.fixture
@@ -44,19 +48,19 @@ def server(transactional_db):
 def test_stream_replays_then_waits_for_live_events_and_closes_after_done(alice, job, server):
     event_emit(job=job, kind="started", data={})
     event_emit(job=job, kind="progress", data={"stage": "reading", "done": 1, "total": 3})
-
-    def later() -> None:
-        time.sleep(0.6)
-        event_emit(job=job, kind="progress", data={"stage": "reading", "done": 3, "total": 3})
-        event_emit(job=job, kind="done", data={})
-
-    threading.Thread(target=later).start()
     headers = {"Authorization": f"Bearer {alice.key}"}
     t0 = time.monotonic()
+    frames = []
     with httpx.stream("GET", f"{server}/api/jobs/{job.pk}/events", headers=headers, timeout=15) as resp:
         assert resp.status_code == 200
         assert resp.headers["content-type"].startswith("text/event-stream")
-        frames = [f for f in read_frames(resp) if "id" in f]
+        for frame in iter_frames(resp):
+            if "id" not in frame:
+                continue
+            frames.append(frame)
+            if frame["id"] == "2":  # replayed: what comes next must come live
+                event_emit(job=job, kind="progress", data={"stage": "reading", "done": 3, "total": 3})
+                event_emit(job=job, kind="done", data={})
     assert [f["id"] for f in frames] == ["1", "2", "3", "4"]
     assert [f["event"] for f in frames] == ["started", "progress", "progress", "done"]
     assert '"done":3' in frames[2]["data"]

@@ -1,15 +1,18 @@
 """A redlined contract and a lawyer who works on it, for the learning tests.
 
 The contract goes through the real pipeline (``read_document`` anchors it, the
-writer applies one op of every type per scenario). :class:`Lawyer` then does
-what a reviewer does in Word — accept or reject our tracked changes (with the
-engine's selective accept/reject), delete or resolve our comments, retype a
-clause, delete a clause outright — by editing the package directly, the way
-Word would save it.
+writer applies one op of every type per scenario). The lawyer's review is done
+by another editor, LibreOffice (:func:`review`, ``lo_lawyer.py``): accepting and
+rejecting chosen changes, deleting and resolving comments, typing over a clause
+and deleting one, saved by LibreOffice's own .docx filter, so outcome detection
+is judged on a file our engine never touched. :class:`Lawyer` makes the few
+edits tests need on top, by hand on the package XML (never through our engine):
+deleting a comment everywhere Word keeps it, losing a bookmark.
 """
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import tempfile
@@ -18,14 +21,15 @@ from pathlib import Path
 
 from lxml import etree
 
-from redline.ooxml.anchors import anchor_map
 from redline.ooxml.ops import KnownEntry, op_from_json
-from redline.ooxml.oxml import XML_SPACE, qn
+from redline.ooxml.oxml import qn
 from redline.ooxml.package import Package
 from redline.ooxml.paragraphs import read_document
-from redline.ooxml.revisions import DEL, INS, MOVE_FROM, MOVE_TO, accept, reject
 from redline.ooxml.writer import RedlineOutput, redline_document
 from tests.support.docx_builder import build_docx, para
+from tests.support.oracles import oracle
+
+LO_LAWYER = Path(__file__).with_name("lo_lawyer.py")
 
 DATE = "2025-01-02T03:04:05Z"
 AUTHOR = "Redline AI"
@@ -120,33 +124,11 @@ def write_contract(anchored: bytes | None = None) -> Written:
 
 
 class Lawyer:
-    """Edits a .docx as a reviewer in Word would, then saves it."""
+    """Edits a .docx by hand, as Word would save the edit, then saves it."""
 
     def __init__(self, docx: bytes) -> None:
         self.pkg = Package.open(docx)
         self.doc = self.pkg.xml(self.pkg.main_part)
-        self.body = self.doc.find(qn("w:body"))
-
-    def paragraph(self, anchor: str) -> etree._Element:
-        return anchor_map(self.doc)[anchor]
-
-    def _revision_ids(self, anchors: tuple[str, ...], texts: tuple[str, ...] | None) -> list[str]:
-        ids = []
-        for a in anchors:
-            for el in self.paragraph(a).iter(INS, DEL, MOVE_FROM, MOVE_TO):
-                shown = "".join(el.itertext())
-                if texts is None or shown in texts:
-                    ids.append(el.get(qn("w:id")))
-        assert ids, f"no revisions in {anchors}"
-        return ids
-
-    def accept(self, *anchors: str, texts: tuple[str, ...] | None = None) -> None:
-        """Accept our changes in these paragraphs (only those showing ``texts``)."""
-        accept(self.body, ids=self._revision_ids(anchors, texts))
-
-    def reject(self, *anchors: str, texts: tuple[str, ...] | None = None) -> None:
-        """Reject our changes in these paragraphs (only those showing ``texts``)."""
-        reject(self.body, ids=self._revision_ids(anchors, texts))
 
     def _comment(self, text: str) -> tuple[etree._Element, str]:
         comments = self.pkg.xml("word/comments.xml")
@@ -173,32 +155,6 @@ class Lawyer:
                 if el.get(qn(attr)) == para_id:
                     root.remove(el)
 
-    def resolve_comment(self, text: str) -> None:
-        """Mark a comment resolved (``w15:done="1"``), as Word's Resolve does."""
-        _c, para_id = self._comment(text)
-        for el in self.pkg.xml("word/commentsExtended.xml"):
-            if el.get(qn("w15:paraId")) == para_id:
-                el.set(qn("w15:done"), "1")
-
-    def retype(self, anchor: str, text: str) -> None:
-        """Replace the paragraph's text with untracked typing (keeps its anchor)."""
-        p = self.paragraph(anchor)
-        runs = [r for r in p.iter(qn("w:r"))]
-        first = runs[0]
-        for r in runs[1:]:
-            r.getparent().remove(r)
-        for child in list(first):
-            if child.tag != qn("w:rPr"):
-                first.remove(child)
-        t = etree.SubElement(first, qn("w:t"))
-        t.text = text
-        t.set(XML_SPACE, "preserve")
-
-    def remove_paragraph(self, anchor: str) -> None:
-        """Delete the clause outright with tracking off (anchor and text go)."""
-        p = self.paragraph(anchor)
-        p.getparent().remove(p)
-
     def drop_anchor(self, anchor: str) -> None:
         """Lose an anchor bookmark, as an editor may when it rewrites the paragraph."""
         (start,) = [s for s in self.doc.iter(qn("w:bookmarkStart")) if s.get(qn("w:name")) == anchor]
@@ -213,25 +169,40 @@ class Lawyer:
 
 
 def review(written: Written) -> bytes:
-    """The lawyer's pass over the redlined contract: every scenario acted out."""
-    e, a = written.entries, written.clause_anchors
-    lawyer = Lawyer(written.docx)
-    lawyer.accept(a[1])
-    lawyer.reject(a[2])
-    lawyer.accept(a[3])
-    lawyer.reject(*written.inserted_anchors["insert_rejected"])
-    lawyer.delete_comment(e["comment_deleted"].comment_text)
-    lawyer.resolve_comment(e["comment_resolved"].comment_text)
-    lawyer.accept(a[7])
-    lawyer.retype(a[7], "7. Each party shall maintain insurance of at least GBP 2,000,000.")
-    lawyer.accept(*written.inserted_anchors["insert_accepted"])
-    lawyer.reject(a[10])
-    lawyer.reject(a[12])
-    lawyer.remove_paragraph(a[12])
-    lawyer.reject(a[15])
-    lawyer.drop_anchor(a[15])
-    lawyer.accept(a[16], texts=("5", "2"))
-    return lawyer.save()
+    """The lawyer's pass over the redlined contract, every scenario acted out in LibreOffice
+    (:mod:`tests.learning.lo_lawyer`): accepting, rejecting, deleting and resolving comments, typing
+    over a clause, deleting one, all through LibreOffice's own editing and its own .docx filter."""
+    e, a, new = written.entries, written.clause_anchors, written.inserted_anchors
+    return libreoffice_lawyer(written.docx, [
+        {"do": "accept", "anchors": [a[1]]},
+        {"do": "reject", "anchors": [a[2]]},
+        {"do": "accept", "anchors": [a[3]]},
+        {"do": "reject", "anchors": list(new["insert_rejected"])},
+        {"do": "delete_comment", "text": e["comment_deleted"].comment_text},
+        {"do": "resolve_comment", "text": e["comment_resolved"].comment_text},
+        {"do": "accept", "anchors": [a[7]]},
+        {"do": "retype", "anchor": a[7], "text": "7. Each party shall maintain insurance of at least GBP 2,000,000."},
+        {"do": "accept", "anchors": list(new["insert_accepted"])},
+        {"do": "reject", "anchors": [a[10]]},
+        {"do": "reject", "anchors": [a[12]]},
+        {"do": "remove_paragraph", "anchor": a[12]},
+        {"do": "reject", "anchors": [a[15]]},
+        {"do": "drop_anchor", "anchor": a[15]},
+        {"do": "accept", "anchors": [a[16]], "texts": ["5", "2"]},
+    ])
+
+
+def libreoffice_lawyer(data: bytes, actions: list[dict]) -> bytes:
+    """``data`` after a lawyer did ``actions`` in LibreOffice and saved (see lo_lawyer.py)."""
+    python = oracle._uno_python()
+    assert python, "no Python with LibreOffice's uno module: install python3-uno (scripts/system-deps)"
+    with tempfile.TemporaryDirectory(prefix="redline-lawyer-") as tmp:
+        src, out = Path(tmp) / "contract.docx", Path(tmp) / "reviewed.docx"
+        src.write_bytes(data)
+        job = json.dumps({"in": str(src), "out": str(out), "actions": actions})
+        done = subprocess.run([python, str(LO_LAWYER)], input=job, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr[-3000:]
+        return out.read_bytes()
 
 
 def libreoffice_roundtrip(data: bytes) -> bytes:

@@ -1,6 +1,9 @@
 """Property: for any paragraph and any rewrite, accepting our diff gives the new text
 and rejecting it gives the old — in runs with random formatting split mid-word,
-beside hyperlinks and fields, and on top of another author's pending changes."""
+beside hyperlinks and fields, and on top of another author's pending changes.
+
+Judged twice: by our own reading (hundreds of examples, fast), and on samples by
+an outside reader, pandoc, which has never seen our code."""
 
 from __future__ import annotations
 
@@ -8,15 +11,17 @@ import copy
 from collections import Counter
 from xml.sax.saxutils import escape
 
-from hypothesis import given, settings
+from hypothesis import Phase, assume, given, settings
 from hypothesis import strategies as st
+from lxml import etree
 
 from redline.ooxml.diff import diff_text, tokenize
 from redline.ooxml.oxml import XML_SPACE, parse_xml, qn
 from redline.ooxml.revisions import REVISION_ID_TAGS, RevisionIds, Tracker, accept, reject
 from redline.ooxml.runs import ParagraphEditor
 from redline.ooxml.text import paragraph_text
-from tests.support.docx_builder import NS_DECL
+from tests.support.docx_builder import NS_DECL, build_docx
+from tests.support.oracles import oracle, pandoc_text
 
 WORDS = ["The", "Supplier", "shall", "pay", "30", "days", "fee", "Section", "4.2", "(a)", ",", ".", "not", "any",
          "Customer's", "notice", "in", "writing", "USD 1,000", "—", "“quoted”"]
@@ -72,15 +77,37 @@ def rewrites(draw, old: str):
     return "".join(tokens)
 
 
-@settings(max_examples=400, deadline=None)
-@given(st.data())
-def test_accepting_our_diff_gives_the_new_text_and_rejecting_it_the_old(data):
-    p = data.draw(paragraphs())
+@st.composite
+def edited(draw):
+    """A random paragraph rewritten by our writer: (paragraph, new text, old text, the text with every
+    change rejected, the tracker, the revisions made)."""
+    p = draw(paragraphs())
     old, old_original = paragraph_text(p, "accept"), paragraph_text(p, "reject")
-    new = data.draw(rewrites(old))
+    new = draw(rewrites(old))
     hunks = diff_text(old, new)
     tracker = Tracker("Redline AI", "2025-01-01T00:00:00Z", RevisionIds([p]))
     made = ParagraphEditor(p, tracker).replace(hunks) if hunks else []
+    return p, new, old, old_original, tracker, made
+
+
+@settings(max_examples=4, deadline=None, derandomize=True,
+          phases=[Phase.explicit, Phase.generate])  # no shrinking: each step would cost two pandoc runs
+@given(st.lists(edited(), min_size=25, max_size=25))
+def test_pandoc_reads_samples_of_our_rewrites_as_the_new_text_and_rejected_as_the_old(tmp_path_factory, sample):
+    """Files of 25 rewritten paragraphs (fixed samples), read by pandoc with every change accepted and with
+    every change rejected. Our own reading is not consulted."""
+    assume(sum(new != original for _, new, _, original, _, _ in sample) >= 15)  # samples that change things
+    body = "".join(etree.tostring(p, encoding="unicode") for p, *_ in sample)
+    path = tmp_path_factory.mktemp("pandoc") / "sample.docx"
+    path.write_bytes(build_docx(body))
+    assert pandoc_text(path, "accept") == oracle.normalise([new for _, new, _, _, _, _ in sample])
+    assert pandoc_text(path, "reject") == oracle.normalise([original for _, _, _, original, _, _ in sample])
+
+
+@settings(max_examples=400, deadline=None)
+@given(edited())
+def test_accepting_our_diff_gives_the_new_text_and_rejecting_it_the_old(example):
+    p, new, old, old_original, tracker, made = example
     assert paragraph_text(p, "accept") == new
     assert paragraph_text(p, "reject") == old_original
     taken = copy.deepcopy(p)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
@@ -9,10 +11,10 @@ from django.test import Client
 from redline.models import DocumentVersion, Job, JobStatus, RunStatus
 from redline.services.playbooks import playbook_default_install
 from tests.ooxml.conftest import make_contract
-from tests.servers import Redis
+from tests.servers import CeleryWorker, Redis
 from tests.support.validator import assert_no_new_findings
 
-from .conftest import wait_for
+from .conftest import wait_for, worker_env_for
 
 
 @pytest.mark.usefixtures("require_postgres")
@@ -51,8 +53,16 @@ def test_redelivered_task_does_not_run_a_finished_job_twice(alice, simple_docx, 
 
 
 @pytest.mark.usefixtures("require_postgres")
-def test_health_with_every_service_up(use_celery, celery_worker):
-    body = Client().get("/api/health").json()
+def test_health_with_every_service_up_reads_heartbeats_fast(use_celery, celery_worker, settings):
+    # (the test database is emptied between tests: the worker's next pulse writes its heartbeat again)
+    assert wait_for(lambda: Client().get("/api/health").status_code == 200, 3 * settings.REDLINE_WORKER_PULSE_S)
+    timings = []
+    for _ in range(100):
+        started = time.perf_counter()
+        resp = Client().get("/api/health")
+        timings.append(time.perf_counter() - started)
+    assert sorted(timings)[98] <= 0.1, sorted(timings)[-5:]  # p99: no broadcast ping waited out
+    body = resp.json()
     assert body["status"] == "ok", body
     assert body["database"]["detail"] == "postgresql"
     assert body["cache"] == {"status": "ok", "detail": "redis"}
@@ -80,7 +90,19 @@ def test_health_with_broker_up_but_no_worker(settings):
     finally:
         lonely.stop()
     assert body["cache"]["status"] == "ok"
-    assert body["worker"] == {"status": "down", "detail": "no celery worker answered"}
+    assert body["worker"] == {"status": "down", "detail": "no celery worker heartbeat"}
+
+
+@pytest.mark.usefixtures("require_postgres")
+def test_a_worker_that_stops_is_reported_down_at_once(use_celery, redis_server, settings):
+    worker = CeleryWorker(worker_env_for(redis_server)).start()
+    try:
+        assert wait_for(lambda: Client().get("/api/health").status_code == 200, 3 * settings.REDLINE_WORKER_PULSE_S)
+    finally:
+        worker.stop()  # a clean shutdown removes its heartbeat: no waiting for it to age
+    body = Client().get("/api/health").json()
+    assert body["worker"] == {"status": "down", "detail": "no celery worker heartbeat"}
+    assert body["database"]["status"] == body["cache"]["status"] == "ok"  # each part on its own
 
 
 @pytest.mark.usefixtures("require_postgres")

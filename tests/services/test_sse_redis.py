@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 import time
 
 import httpx
@@ -14,6 +13,8 @@ from redline.progress import event_emit
 from tests.app.test_sse import read_frames
 from tests.support.asgi_server import asgi_server
 
+from .conftest import when_subscribed
+
 
 @pytest.mark.usefixtures("require_postgres")
 def test_live_event_arrives_through_redis_pubsub(alice, use_celery, monkeypatch):
@@ -21,7 +22,7 @@ def test_live_event_arrives_through_redis_pubsub(alice, use_celery, monkeypatch)
     job = Job.objects.create(workspace=alice.workspace, kind="document.ingest", params={})
     event_emit(job=job, kind="started", data={})
     with asgi_server() as server:
-        threading.Timer(0.8, lambda: event_emit(job=job, kind="done", data={})).start()
+        when_subscribed(use_celery, job.pk, lambda: event_emit(job=job, kind="done", data={}))
         t0 = time.monotonic()
         with httpx.stream("GET", f"{server}/api/jobs/{job.pk}/events",
                           headers={"Authorization": f"Bearer {alice.key}"}, timeout=20) as resp:
@@ -51,7 +52,7 @@ def test_a_caught_up_stream_sends_published_events_without_reading_the_database(
         event_emit(job=job, kind="done", data={})
 
     with asgi_server() as server:
-        threading.Timer(0.8, emit_more).start()
+        when_subscribed(use_celery, job.pk, emit_more)
         with httpx.stream("GET", f"{server}/api/jobs/{job.pk}/events",
                           headers={"Authorization": f"Bearer {alice.key}"}, timeout=20) as resp:
             ids = [int(f["id"]) for f in read_frames(resp) if "id" in f]

@@ -20,7 +20,8 @@ from tests.servers import free_port
 @contextmanager
 def asgi_server() -> Iterator[str]:
     port = free_port()
-    config = uvicorn.Config(get_asgi_application(), host="127.0.0.1", port=port, log_level="warning", lifespan="off")
+    config = uvicorn.Config(get_asgi_application(), host="127.0.0.1", port=port, log_level="warning", lifespan="off",
+                            proxy_headers=False)  # as the README runs it: REDLINE_TRUSTED_PROXIES decides
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -10,28 +10,14 @@ file the engine writes during a test is held to it by :mod:`tests.support.writte
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
 import sys
-from pathlib import Path
-from types import ModuleType
 
-HERE = Path(__file__).resolve().parent
-SHARED = HERE.parents[2] / "shared" / "oracle"
-ORACLE_DIR = SHARED if (SHARED / "oracle.py").exists() else HERE
+from tests.support.oracles_path import ORACLE_DIR, load_oracle
 
-
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("redline_oracle", ORACLE_DIR / "oracle.py")
-    assert spec and spec.loader
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-oracle = _load()
+oracle = load_oracle()
 
 
 def pandoc_text(path: str | os.PathLike, changes: str = "accept") -> list[str]:

@@ -41,3 +41,24 @@ def populate(member: object) -> dict[str, int]:
         "playbook_id": Playbook.objects.get(workspace=member.workspace).pk, "rejection_id": rejection.pk,
         "key_id": ApiKey.objects.filter(membership=member.membership).first().pk, "number": 1,
     }
+
+
+# Columns that change on reads by design: a key's (or user's) last use, not what it may do.
+VOLATILE = {"last_used_at", "last_login"}
+
+
+def database_snapshot() -> dict[str, list[dict]]:
+    """Every row of the product's tables (and users), for "nothing changed" assertions after refused requests."""
+    from django.apps import apps
+
+    snapshot = {}
+    for model in [*apps.get_app_config("redline").get_models(), apps.get_model("auth", "User")]:
+        rows = [{k: v for k, v in row.items() if k not in VOLATILE} for row in model.objects.order_by("pk").values()]
+        snapshot[model._meta.label] = rows
+    return snapshot
+
+
+def assert_unchanged(before: dict[str, list[dict]]) -> None:
+    after = database_snapshot()
+    changed = [label for label in before if before[label] != after[label]]
+    assert not changed, f"refused requests changed {changed}"
