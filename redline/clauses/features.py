@@ -35,7 +35,7 @@ _STATE = re.compile(r"\blaws? of (?:the )?(?:state|commonwealth|province)\b", re
 
 _TITLE_COMMON = frozenset(["agreement", "the", "and", "of", "this", "0", "yyyy", "to", "for", "between", "by", "a", "an"])
 
-FEATURE_VERSION = 2
+FEATURE_VERSION = 3
 
 
 def _num(token: str) -> str:

@@ -19,13 +19,17 @@ KEYWORDS: dict[str, str] = {
     "Renewal Term": r"\b(?:renew\w*|successive)\b",
     "Notice Period To Terminate Renewal": r"\bnotice\b.{0,120}\b(?:renew\w*|expiration|non-renewal)\b",
     "Governing Law": r"\bgoverned by\b|\bgoverning law\b|\blaws of the state\b",
-    "Most Favored Nation": r"\bmost favou?red\b|\bno less favou?rable\b",
+    "Most Favored Nation": (r"\bmost favou?red\b|\b(?:no|not be) less favou?rabl|\bat least as favou?rable\b|\bMFN\b"
+                            r"|\b(?:more|most) favou?rable (?:terms|prices?|pricing|treatment)|\blowest (?:net )?(?:prices?|rates?)\b"
+                            r"|\bnot be charged a higher\b"),
     "Competitive Restriction Exception": r"\bnotwithstanding\b.{0,120}\b(?:compet\w*|exclusiv\w*)\b",
     "Non-Compete": r"\bnon-?compet\w*|\bshall not\b.{0,80}\bcompet\w*",
     "Exclusivity": r"\bexclusiv\w*",
-    "No-Solicit Of Customers": r"\bsolicit\w*\b.{0,80}\b(?:customers?|clients?)\b",
+    "No-Solicit Of Customers": (r"\b(?:solicit|divert|induce|entice|persuade)\w*\b.{0,100}\b(?:customers?|clients?)\b"
+                                r"|\bcircumvent\w*\b.{0,60}\brelationships?\b|\bnot\b.{0,40}\bcontact\b.{0,40}\bcustomer"),
     "No-Solicit Of Employees": r"\b(?:solicit\w*|hire)\b.{0,80}\b(?:employees?|personnel)\b",
-    "Non-Disparagement": r"\bdisparag\w*",
+    "Non-Disparagement": (r"\bdisparag\w*|\bdisrepute\b|\btarnish\w*|\b(?:injurious|harmful) to the (?:business|goodwill|reputation)"
+                          r"|\b(?:reputation|goodwill)\b.{0,60}\b(?:adverse|detriment|damag|harm|injur)\w*|\bnegative (?:light|statements?|comments?)"),
     "Termination For Convenience": r"\bterminat\w*\b.{0,120}\b(?:for any reason|without cause|convenience|at any time)\b",
     "Rofr/Rofo/Rofn": r"\bright of first\b|\bfirst (?:refusal|offer|negotiation)\b",
     "Change Of Control": r"\bchange (?:of|in) control\b|\bmerger\b|\bacquisition\b",
@@ -51,6 +55,8 @@ KEYWORDS: dict[str, str] = {
     "Warranty Duration": r"\bwarrant\w*\b.{0,80}\b(?:days|months|years|period)\b",
     "Insurance": r"\binsur\w*",
     "Covenant Not To Sue": r"\b(?:not|never)\b.{0,40}\b(?:contest|challenge|sue)\b",
-    "Third Party Beneficiary": r"\bthird[- ]party beneficiar\w*",
+    # "No third-party beneficiaries" boilerplate is not the clause; an exception to it, or a named beneficiary, is.
+    "Third Party Beneficiary": (r"(?<!no )\bthird[- ]party (?:creditor )?beneficiar\w*(?! shall| under)"
+                                r"|\bintended (?:third[- ]party )?beneficiar\w*|\bexcept\b.{0,80}\bthird[- ]party beneficiar"),
 }
 COMPILED = {name: re.compile(rx, re.IGNORECASE if name != "Document Name" else 0) for name, rx in KEYWORDS.items()}
