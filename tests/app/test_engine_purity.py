@@ -14,7 +14,14 @@ DOMAIN = {"redline.models", "redline.services", "redline.selectors", "redline.ta
 
 def _imports(path: Path, package: str = "") -> list[str]:
     """Absolute names of every import in a file, relative imports resolved against ``package``."""
-    tree = ast.parse(path.read_text(), filename=str(path))
+    source = path.read_text()
+    try:
+        tree = ast.parse(source, filename=str(path))
+    except SystemError:
+        # CPython 3.11 (gh-106905): the parser's recursion counter is shared between threads, so a
+        # parse raced by another thread's (a worker logging a traceback formats it with ``ast``) can fail
+        # spuriously. The file is fine: parse it again.
+        tree = ast.parse(source, filename=str(path))
     names: list[str] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
