@@ -15,13 +15,13 @@ from redline import selectors
 from redline.errors import NotFound
 from redline.models import AnalysisRun, RunStatus, Suggestion
 from redline.services.learning import run_round_report
-from redline.services.runs import run_redline, run_request
+from redline.services.runs import run_export, run_redline, run_request
 from redline.streams import TICKET_MAX_AGE_S, ticket_issue
 
 from ..auth import ApiKeyAuth
 from ..schemas.common import ErrorOut
 from ..schemas.jobs import TicketOut
-from ..schemas.runs import RunIn, RunOut, SuggestionOut
+from ..schemas.runs import ExportIn, RunIn, RunOut, SuggestionOut
 from ..sse import SSE_OPENAPI, TicketAuth, releasing_connection, stream_response
 
 router = Router(tags=["runs"])
@@ -86,16 +86,32 @@ def list_suggestions(request: HttpRequest, run_id: int) -> HttpResponse:
     return HttpResponse(body, content_type="application/json")
 
 
-@router.get("/{run_id}/redline.docx", response={200: None, 404: ErrorOut, 422: ErrorOut})
-def download_redline(request: HttpRequest, run_id: int, suggestions: str = "") -> HttpResponse:
-    """The document with the chosen suggestions (comma-separated ids; default all) as tracked changes."""
-    run = selectors.run_get(workspace=request.auth.workspace, run_id=run_id)
-    ids = [s for s in suggestions.split(",") if s] or None
-    data, _ = run_redline(run=run, suggestion_ids=ids)
+def _docx_response(run: AnalysisRun, data: bytes) -> HttpResponse:
     name = run.document_version.filename.rsplit(".", 1)[0] or "document"
     response = HttpResponse(data, content_type=DOCX_MIME)
     response["Content-Disposition"] = f'attachment; filename="{name}-redline.docx"'
     return response
+
+
+@router.get("/{run_id}/redline.docx", response={200: None, 400: ErrorOut, 404: ErrorOut, 422: ErrorOut})
+def download_redline(request: HttpRequest, run_id: int, suggestions: str = "") -> HttpResponse:
+    """Preview: the document with the chosen suggestions (comma-separated ids; default all) as tracked changes.
+
+    A read: nothing is recorded, so a preview never makes a suggestion count as sent.
+    Use ``POST /api/runs/{id}/export`` for the file that goes to the lawyer.
+    """
+    run = selectors.run_get(workspace=request.auth.workspace, run_id=run_id)
+    data, _ = run_redline(run=run, suggestion_ids=[s for s in suggestions.split(",") if s] or None)
+    return _docx_response(run, data)
+
+
+@router.post("/{run_id}/export", response={200: None, 400: ErrorOut, 404: ErrorOut, 422: ErrorOut})
+def export_redline(request: HttpRequest, run_id: int, body: ExportIn) -> HttpResponse:
+    """The redlined .docx that goes to the lawyer: what it writes is recorded as known entries,
+    whose outcomes are read when the file comes back. Idempotent (one entry per written suggestion)."""
+    run = selectors.run_get(workspace=request.auth.workspace, run_id=run_id)
+    data, _ = run_export(run=run, suggestion_ids=list(dict.fromkeys(body.suggestions)) or None)
+    return _docx_response(run, data)
 
 
 @router.get("/{run_id}/rounds", response={200: dict[str, Any], 404: ErrorOut})

@@ -3,13 +3,19 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from ninja import Schema
+from ninja import Field, Schema
 
 
 class RunIn(Schema):
     version_id: int | None = None  # default: the document's latest version
     playbook_id: int | None = None  # default: the workspace's first playbook, newest version
     provider: Literal["offline", "openai"] | None = None  # default: the server's REDLINE_PROVIDER
+
+
+class ExportIn(Schema):
+    """Which suggestions to write (their stable ``id``s); empty: all of the run's."""
+
+    suggestions: list[str] = Field(default=[], max_length=5000)
 
 
 class RunOut(Schema):

@@ -17,7 +17,7 @@ from redline.services.documents import document_version_create
 from redline.services.feedback import feedback_give
 from redline.services.files import docx_scan
 from redline.services.playbook_edits import playbook_latest_version
-from redline.services.runs import run_redline, run_request
+from redline.services.runs import run_export, run_request
 
 from .. import queries
 from ..clauses import clause_map
@@ -174,12 +174,15 @@ def run_progress(request: DashboardRequest, run_id: int) -> HttpResponse:
 
 
 @member_required
-@require_GET
+@require_POST
 def run_redline_download(request: DashboardRequest, run_id: int) -> HttpResponse:
-    """The document with every suggestion as tracked changes and comments (what the lawyer sends on)."""
+    """The document with every suggestion as tracked changes and comments (what the lawyer sends on).
+
+    A POST: the export records what it wrote, so the outcomes can be read when the file comes back.
+    """
     run = queries.run_get(workspace=request.membership.workspace, run_id=run_id)
     try:
-        data, _ = run_redline(run=run)
+        data, _ = run_export(run=run)
     except ApplicationError as exc:
         messages.error(request, exc.message)
         return redirect("dashboard:run_detail", run_id=run.pk)

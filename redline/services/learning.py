@@ -98,9 +98,13 @@ def outcomes_detect(*, version: DocumentVersion) -> dict[str, int]:
 
     Idempotent: an unchanged outcome is left as it was (a rejection keeps its first
     ``rejected_at``). New rejections are learned into the workspace preferences.
+    Only entries recorded before this version was uploaded are judged: a file older
+    than the export cannot hold the lawyer's answer to it (re-running an old version
+    must not turn everything exported since into rejections).
     """
     document = version.document
-    rows = list(KnownEntry.objects.select_for_update(of=("self",)).filter(document=document)
+    rows = list(KnownEntry.objects.select_for_update(of=("self",))
+                .filter(document=document, created_at__lt=version.created_at)
                 .exclude(run__document_version=version).order_by("pk"))
     if not rows:
         return {}

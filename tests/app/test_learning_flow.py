@@ -37,7 +37,7 @@ def test_rejections_are_learned_and_never_suggested_again(alice, tmp_path):
     # 1. First run: the export carries RedlineDocID and every written suggestion is a known entry.
     first = _run(alice, doc_id)
     assert first["stats"]["mode"] == "first_run"
-    redline = alice.api().get(f"/api/runs/{first['id']}/redline.docx").content
+    redline = alice.api().post(f"/api/runs/{first['id']}/export", {}, content_type="application/json").content
     assert read_document(redline, anchor=False).doc_id == up["document"]["doc_id"]
     entries = KnownEntry.objects.filter(document_id=doc_id)
     kinds = set(entries.values_list("operation_type", flat=True))
@@ -88,6 +88,6 @@ def test_rejections_are_learned_and_never_suggested_again(alice, tmp_path):
     assert fb["document_id"] == up["document"]["doc_id"]
     assert len(fb["known_entries"]) == entries.count() and len(fb["rejections"]) == edits.count()
     assert {"reason", "rejected_at"} <= set(fb["rejections"][0])
-    third_export = alice.api().get(f"/api/runs/{first['id']}/redline.docx")
+    third_export = alice.api().post(f"/api/runs/{first['id']}/export", {}, content_type="application/json")
     assert third_export.status_code == 200 and KnownEntry.objects.filter(document_id=doc_id).count() == len(
         fb["known_entries"])

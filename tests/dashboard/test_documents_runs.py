@@ -8,7 +8,7 @@ from unittest import mock
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from redline.models import AnalysisRun, DocumentVersion, Feedback
+from redline.models import AnalysisRun, DocumentVersion, Feedback, KnownEntry
 from redline.worker import in_process_worker
 from tests.dashboard.conftest import CONTRACT, HTMX
 
@@ -52,7 +52,7 @@ def test_run_page_groups_suggestions_with_context_verdicts_outcomes_and_votes(re
     assert '<blockquote class="context">The Supplier shall deliver the <mark>Goods</mark>.</blockquote>' in page
     assert 'class="badge verdict-FAIL">FAIL' in page and 'class="badge outcome-rejected">rejected' in page
     assert "hx-trigger" not in page.split('id="run-live"')[1].split(">")[0]  # finished: no polling
-    assert f'href="/runs/{seeded.run.pk}/redline.docx"' in page
+    assert f'action="/runs/{seeded.run.pk}/redline.docx"' in page
     first = seeded.suggestions[0]
     first.data["comment"] = "Late fees above the statutory rate are a penalty; keep them as drafted."
     first.data["validation"]["issues"] = [
@@ -112,8 +112,10 @@ def test_start_a_run_watch_progress_and_rerun(admin, alice, playbook):
     body = done.content.decode()
     assert "Done" in body and "hx-trigger" not in body and "sixty (60) days" in body
     assert "Payment terms" in body and "<mark>ninety (90) days</mark>" in body
-    redline = admin.get(f"/runs/{run.pk}/redline.docx")
+    assert admin.get(f"/runs/{run.pk}/redline.docx").status_code == 405  # an export records: POST only
+    redline = admin.post(f"/runs/{run.pk}/redline.docx")
     assert redline.status_code == 200 and redline.content[:2] == b"PK"
+    assert KnownEntry.objects.filter(run=run).exists()
     again = admin.post(f"/runs/{run.pk}/rerun/", follow=True)
     assert "Nothing changed since this review" in again.content.decode()
     assert AnalysisRun.objects.count() == 1
