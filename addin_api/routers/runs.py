@@ -14,7 +14,7 @@ from pydantic import TypeAdapter
 from redline import selectors
 from redline.errors import NotFound
 from redline.models import AnalysisRun, RunStatus, Suggestion
-from redline.services.learning import run_round_report
+from redline.services.learning import run_round_report, suggestion_outcomes
 from redline.services.runs import run_export, run_redline, run_request
 from redline.streams import TICKET_MAX_AGE_S, ticket_issue
 
@@ -41,8 +41,9 @@ def _run_out(run: AnalysisRun) -> dict:
     }
 
 
-def _suggestion_out(s: Suggestion) -> dict:
-    return {**s.data, "pk": s.pk, "op": s.op, "patch": s.patch or None, "patch_status": s.patch_status}
+def _suggestion_out(s: Suggestion, outcome: dict | None) -> dict:
+    return {**s.data, "pk": s.pk, "op": s.op, "patch": s.patch or None, "patch_status": s.patch_status,
+            **(outcome or {})}
 
 
 @document_runs.post("/{document_id}/runs", response={201: RunOut, 200: RunOut, 404: ErrorOut, 422: ErrorOut})
@@ -64,8 +65,9 @@ def get_run(request: HttpRequest, run_id: int) -> dict:
     return _run_out(selectors.run_get(workspace=request.auth.workspace, run_id=run_id))
 
 
-# A finished run's suggestions never change, and clients poll them: the serialized list is cached
-# (keyed by the schema's shape too, so a deploy that changes it never serves an old body).
+# A finished run's suggestions never change, and clients poll them: the serialized list is cached,
+# keyed by the schema's shape (a deploy that changes it never serves an old body) and by the
+# outcomes read so far (a returned document changes the body).
 _SUGGESTIONS = TypeAdapter(list[SuggestionOut])
 _SUGGESTIONS_KEY = "redline:run-suggestions:{}:" + hashlib.sha256(
     json.dumps(_SUGGESTIONS.json_schema(), sort_keys=True).encode()).hexdigest()[:12]
@@ -77,12 +79,15 @@ def list_suggestions(request: HttpRequest, run_id: int) -> HttpResponse:
     """Suggestions keyed to anchors, in document order, each with its proven OOXML patch."""
     run = selectors.run_state_get(workspace=request.auth.workspace, run_id=run_id)
     finished = run.status == RunStatus.DONE
-    body = cache.get(_SUGGESTIONS_KEY.format(run.pk)) if finished else None
+    outcomes = suggestion_outcomes(run=run)
+    key = _SUGGESTIONS_KEY.format(run.pk) + ":" + hashlib.sha256(
+        repr(sorted(outcomes.items())).encode()).hexdigest()[:16]
+    body = cache.get(key) if finished else None
     if body is None:
-        rows = [_suggestion_out(s) for s in run.suggestions.order_by("position")]
+        rows = [_suggestion_out(s, outcomes.get(s.pk)) for s in run.suggestions.order_by("position")]
         body = _SUGGESTIONS.dump_json(_SUGGESTIONS.validate_python(rows))
         if finished:
-            cache.set(_SUGGESTIONS_KEY.format(run.pk), body, SUGGESTIONS_CACHE_S)
+            cache.set(key, body, SUGGESTIONS_CACHE_S)
     return HttpResponse(body, content_type="application/json")
 
 

@@ -56,3 +56,9 @@ class SuggestionOut(Schema):
     op: dict[str, Any]
     patch: str | None  # flat-OPC pkg:package for Word.Range.insertOoxml
     patch_status: str
+    # What the lawyer did with it: null until it was exported or applied (then "pending" until the
+    # document came back), else accepted, rejected, modified or missing.
+    outcome: str | None = None
+    outcome_at: datetime | None = None  # when that outcome was first seen
+    outcome_version_id: int | None = None  # the returned version it was read from
+    lawyer_text: str | None = None  # for "modified": what the lawyer wrote instead

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Prefetch
 from django.utils import timezone
 
 from ..errors import ApplicationError
@@ -60,6 +61,21 @@ def known_entries_record(*, run: AnalysisRun, written: list[tuple[dict[str, Any]
             obj.save(update_fields=["durable_id"])
         entries.append(obj)
     return entries
+
+
+def suggestion_outcomes(*, run: AnalysisRun) -> dict[int, dict[str, Any]]:
+    """What became of each of the run's suggestions that was written into a document, by suggestion pk.
+
+    ``outcome`` (pending until a later version of the document came back),
+    ``outcome_at`` (when that outcome was first seen), ``outcome_version_id`` (the
+    version it was read from) and ``lawyer_text`` (what the place reads instead, for ``modified``).
+    A suggestion never exported nor applied has no entry, so it is absent.
+    """
+    rows = KnownEntry.objects.filter(run=run, suggestion__isnull=False).values_list(
+        "suggestion_id", "outcome", "outcome_at", "outcome_version_id", "outcome_text")
+    return {pk: {"outcome": outcome, "outcome_at": at, "outcome_version_id": version_id,
+                 "lawyer_text": text if outcome == Outcome.MODIFIED else None}
+            for pk, outcome, at, version_id, text in rows}
 
 
 def _engine_entry(row: KnownEntry) -> OoxmlKnownEntry:
@@ -118,11 +134,11 @@ def outcomes_detect(*, version: DocumentVersion) -> dict[str, int]:
     new_rejections: list[Rejection] = []
     for row, outcome in zip(rows, found, strict=True):
         counts[outcome.status] = counts.get(outcome.status, 0) + 1
-        if row.outcome == outcome.status:
+        if row.outcome == outcome.status and row.outcome_text == outcome.current_text:
             continue
-        row.outcome, row.outcome_reason = outcome.status, outcome.reason[:300]
+        row.outcome, row.outcome_reason, row.outcome_text = outcome.status, outcome.reason[:300], outcome.current_text
         row.outcome_at, row.outcome_version = now, version
-        row.save(update_fields=["outcome", "outcome_reason", "outcome_at", "outcome_version"])
+        row.save(update_fields=["outcome", "outcome_reason", "outcome_text", "outcome_at", "outcome_version"])
         if outcome.status == Outcome.REJECTED:
             rejection, created = Rejection.objects.get_or_create(
                 entry=row, defaults={"reason": outcome.reason[:300], "document_context": row.document_context,
@@ -154,16 +170,48 @@ def preferences_learn(*, workspace: Workspace, rejections: list[Rejection]) -> P
         reason=f"learned from {len(rejections)} rejection(s)",
     )
     for line in lines:
-        learned = LearnedLine.objects.create(version=version, line=line.text)
-        learned.rejections.set([by_entry[i] for i in line.rejection_ids if i in by_entry])
+        sources = [by_entry[i].entry for i in line.rejection_ids if i in by_entry]
+        learned = LearnedLine.objects.create(version=version, line=line.text, rejected=len(sources))
+        learned.sources.set(sources)
     return version
 
 
+def learned_lines_current(*, workspace: Workspace) -> list[dict[str, Any]]:
+    """Each learned line still in the current preferences, with its counts and its sources
+    (the suggestions whose outcomes taught it: id, outcome, when recorded and when decided)."""
+    current = preferences_current(workspace=workspace)
+    present = {line.strip() for line in current.text.splitlines()} if current else set()
+    rows = (LearnedLine.objects.filter(version__workspace=workspace).select_related("version")
+            .prefetch_related(Prefetch("sources", queryset=KnownEntry.objects.select_related("suggestion", "rejection")
+                                       .order_by("created_at", "pk")))
+            .order_by("-version__number", "pk"))
+    out: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        if row.line.strip() not in present or row.line in out:
+            continue  # revised away, or an older copy of a line learned again
+        out[row.line] = {
+            "line": row.line, "version": row.version.number, "accepted": row.accepted, "rejected": row.rejected,
+            "sources": [_source(e) for e in row.sources.all()],
+        }
+    return list(out.values())
+
+
+def _source(e: KnownEntry) -> dict[str, Any]:
+    return {"suggestion_id": e.suggestion.sid if e.suggestion else None, "suggestion_pk": e.suggestion_id,
+            "entry_id": e.entry_id, "document_id": e.document_id, "run_id": e.run_id, "outcome": e.outcome,
+            "recorded_at": e.created_at, "outcome_at": e.outcome_at,
+            "reason": e.rejection.reason if hasattr(e, "rejection") else e.outcome_reason}
+
+
 def document_feedback_json(*, document: Document) -> dict[str, Any]:
-    """The seed's ``feedback.json`` for a document: every known entry and every rejection."""
-    rows = list(KnownEntry.objects.filter(document=document).select_related("rejection").order_by("created_at", "pk"))
+    """The seed's ``feedback.json`` for a document: every known entry and every rejection, each with
+    the id of the suggestion that wrote it and its outcome."""
+    rows = list(KnownEntry.objects.filter(document=document).select_related("rejection", "suggestion")
+                .order_by("created_at", "pk"))
     entries = {row.pk: FeedbackEntry.from_entry(_engine_entry(row), document_context=row.document_context,
-                                                created_at=row.created_at) for row in rows}
+                                                created_at=row.created_at, outcome=row.outcome,
+                                                suggestion_id=row.suggestion.sid if row.suggestion else None)
+               for row in rows}
     rejections = [FeedbackRejection(entries[row.pk], row.rejection.reason, row.rejection.rejected_at)
                   for row in rows if hasattr(row, "rejection")]
     stamps = [document.created_at, *(r.created_at for r in rows), *(r.outcome_at for r in rows if r.outcome_at)]

@@ -143,8 +143,8 @@ def seed_run(member, docx: bytes, version: PlaybookVersion) -> Seeded:
                                          rejected_at=timezone.now())
     prefs = preferences_save(workspace=member.workspace, text="# Review Preferences\n\n- Keep late fees as drafted.",
                              author_kind=PreferencesVersion.Author.LEARNING, reason="learned from 1 rejection(s)")
-    learned = LearnedLine.objects.create(version=prefs, line="- Keep late fees as drafted.")
-    learned.rejections.set([rejection])
+    learned = LearnedLine.objects.create(version=prefs, line="- Keep late fees as drafted.", rejected=1)
+    learned.sources.set([entry])
     return Seeded(run, suggestions, rejection, learned)
 
 
