@@ -3,7 +3,10 @@
 Every suggestion written into a document is a known entry (deduplicated by the
 writer's stable id). When the document comes back, the learning engine decides
 each entry's outcome; rejections are kept with their context and feed the next
-run, which never suggests a rejected thing again.
+run's prompt. The next run never proposes again anything written before whose
+answer is known or still in the document (rejected, accepted, modified, or
+pending: an open comment, a change not yet decided); only a ``missing`` entry
+(its text is gone) may come back, as a new suggestion.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Prefetch
+from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 
 from ..errors import ApplicationError
@@ -48,14 +51,10 @@ def known_entries_record(*, run: AnalysisRun, written: list[tuple[dict[str, Any]
     document = run.document_version.document
     entries = []
     for entry, suggestion in written:
-        obj, created = KnownEntry.objects.get_or_create(
-            document=document, entry_id=entry["id"],
-            defaults={
-                "workspace": document.workspace, "run": run, "suggestion": suggestion,
-                "rule_key": suggestion.rule_key, "document_context": entry.get("original_text", ""),
-                **{f: entry.get(f) or "" for f in ENTRY_FIELDS},
-            },
-        )
+        fields = {"workspace": document.workspace, "run": run, "suggestion": suggestion,
+                  "rule_key": suggestion.rule_key, "document_context": entry.get("original_text", ""),
+                  **{f: entry.get(f) or "" for f in ENTRY_FIELDS}}
+        obj, created = KnownEntry.objects.get_or_create(document=document, entry_id=entry["id"], defaults=fields)
         if not created and not obj.durable_id and entry.get("durable_id"):
             obj.durable_id = entry["durable_id"]
             obj.save(update_fields=["durable_id"])
@@ -95,12 +94,23 @@ class _StoredSuggestion:
 
 
 def rejected_records(*, document: Document) -> list[RejectedSuggestion]:
-    """Every rejection on this document, as the pipeline's suppression and prompts need them."""
-    rows = KnownEntry.objects.filter(document=document, outcome=Outcome.REJECTED).select_related(
-        "suggestion", "rejection")
+    """Every rejection on this document, as the re-run prompt needs them."""
+    return _records(KnownEntry.objects.filter(document=document, outcome=Outcome.REJECTED))
+
+
+def suppression_records(*, document: Document) -> list[RejectedSuggestion]:
+    """Everything written into this document that a re-run must not propose again: every entry but
+    the ``missing`` ones (rejections first, so a suppression names the rejection when there is one)."""
+    rows = KnownEntry.objects.filter(document=document).exclude(outcome=Outcome.MISSING)
+    return _records(rows.filter(outcome=Outcome.REJECTED)) + _records(rows.exclude(outcome=Outcome.REJECTED))
+
+
+def _records(rows: QuerySet[KnownEntry]) -> list[RejectedSuggestion]:
+    rows = rows.select_related("suggestion", "rejection").order_by("pk")
     return [
         rejected_suggestion(
-            _engine_entry(row), reason=row.rejection.reason if hasattr(row, "rejection") else row.outcome_reason,
+            _engine_entry(row),
+            reason=row.rejection.reason if hasattr(row, "rejection") else f"{row.outcome}: {row.outcome_reason}",
             suggestion=_StoredSuggestion(row.suggestion) if row.suggestion else None,
             document_context=row.document_context,
         )

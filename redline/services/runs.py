@@ -40,7 +40,7 @@ from ..ooxml.writer import redline_document
 from ..progress import ProgressCallback
 from .cache import analysis_cache
 from .documents import document_version_read, docx_read
-from .learning import known_entries_record, outcomes_detect, rejected_records
+from .learning import known_entries_record, outcomes_detect, rejected_records, suppression_records
 from .playbooks import playbook_version_spec
 from .preferences import preferences_current, preferences_save
 from .providers import provider_build, provider_identity
@@ -146,7 +146,7 @@ def _review(run: AnalysisRun, progress: ProgressCallback) -> ReviewResult:
             preferences_text=_preferences_text(run),
             preferences_version=str(run.preferences_version or 0),
             cache=analysis_cache(),
-            suppress=Suppressor(rejected),
+            suppress=Suppressor(suppression_records(document=document)),
             progress=progress,
             graph=contract_graph(version=run.document_version),
         )
