@@ -371,6 +371,7 @@ class LearnedLine(models.Model):
 
     version = models.ForeignKey(PreferencesVersion, on_delete=models.CASCADE, related_name="learned_lines")
     line = models.TextField()
+    section = models.CharField(max_length=300, blank=True, help_text="the heading the line was written under")
     sources = models.ManyToManyField(KnownEntry, related_name="learned_lines")
     accepted = models.PositiveIntegerField(default=0)
     rejected = models.PositiveIntegerField(default=0)

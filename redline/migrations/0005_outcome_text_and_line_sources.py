@@ -37,6 +37,11 @@ class Migration(migrations.Migration):
         ),
         migrations.AddField(
             model_name='learnedline',
+            name='section',
+            field=models.CharField(blank=True, help_text='the heading the line was written under', max_length=300),
+        ),
+        migrations.AddField(
+            model_name='learnedline',
             name='sources',
             field=models.ManyToManyField(related_name='learned_lines', to='redline.knownentry'),
         ),

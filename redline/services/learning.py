@@ -21,7 +21,7 @@ from django.utils import timezone
 from ..errors import ApplicationError
 from ..learning.feedback import FeedbackEntry, FeedbackRejection, feedback_json
 from ..learning.outcomes import detect_outcomes
-from ..learning.preferences import DEFAULT_PREFERENCES, as_markdown, learn_guidance, update_preferences
+from ..learning.preferences import learn_guidance, relearned
 from ..learning.rounds import round_report
 from ..learning.suppression import RejectedSuggestion, rejected_suggestion
 from ..models import (
@@ -42,6 +42,8 @@ from ..ooxml.ops import KnownEntry as OoxmlKnownEntry
 from .files import document_version_read
 from .preferences import preferences_current, preferences_save
 
+# The outcomes preferences learn from: what the lawyer clearly took or turned down.
+_TEACHING = (Outcome.ACCEPTED, Outcome.REJECTED)
 ENTRY_FIELDS = ("operation_type", "durable_id", "comment_text", "bookmark_id", "original_text", "new_text", "position")
 
 
@@ -141,48 +143,50 @@ def outcomes_detect(*, version: DocumentVersion) -> dict[str, int]:
         raise ApplicationError(exc.code, exc.message, status=422) from None
     now = timezone.now()
     counts: dict[str, int] = {}
-    new_rejections: list[Rejection] = []
+    decided = False
     for row, outcome in zip(rows, found, strict=True):
         counts[outcome.status] = counts.get(outcome.status, 0) + 1
         if row.outcome == outcome.status and row.outcome_text == outcome.current_text:
             continue
+        # Preferences learn again when a decision that teaches appears, changes or goes.
+        decided = decided or (row.outcome != outcome.status and (row.outcome in _TEACHING or outcome.status in _TEACHING))
         row.outcome, row.outcome_reason, row.outcome_text = outcome.status, outcome.reason[:300], outcome.current_text
         row.outcome_at, row.outcome_version = now, version
         row.save(update_fields=["outcome", "outcome_reason", "outcome_text", "outcome_at", "outcome_version"])
         if outcome.status == Outcome.REJECTED:
-            rejection, created = Rejection.objects.get_or_create(
+            Rejection.objects.get_or_create(
                 entry=row, defaults={"reason": outcome.reason[:300], "document_context": row.document_context,
                                      "rejected_at": now})
-            if created:
-                new_rejections.append(rejection)
-    if new_rejections:
-        preferences_learn(workspace=document.workspace, rejections=new_rejections)
+    if decided:
+        preferences_learn(workspace=document.workspace)
     return counts
 
 
-def preferences_learn(*, workspace: Workspace, rejections: list[Rejection]) -> PreferencesVersion | None:
-    """Append guidance learned from ``rejections`` as a new preferences version; each line keeps its sources."""
-    by_entry = {r.entry.entry_id: r for r in rejections}
-    records = [
-        rejected_suggestion(_engine_entry(r.entry), reason=r.reason,
-                            suggestion=_StoredSuggestion(r.entry.suggestion) if r.entry.suggestion else None,
-                            document_context=r.document_context)
-        for r in rejections
-    ]
+def preferences_learn(*, workspace: Workspace) -> PreferencesVersion | None:
+    """Relearn the workspace's guidance from every accepted and rejected suggestion, as a new version.
+
+    Each line carries its counts (in the text) and its sources (stored); the lines
+    learned before are replaced, so a position the lawyer has since contradicted
+    is revised rather than kept beside its opposite. None when nothing changed.
+    """
+    rows = KnownEntry.objects.filter(workspace=workspace, outcome__in=_TEACHING)
+    rejected = _records(rows.filter(outcome=Outcome.REJECTED))
+    accepted = _records(rows.filter(outcome=Outcome.ACCEPTED))
+    entries = {e.entry_id: e for e in rows}  # entry ids are unique per document; lines cite across documents
     current = preferences_current(workspace=workspace)
-    text = current.text if current else DEFAULT_PREFERENCES
-    lines = learn_guidance(records, existing=text)
-    if not lines:
+    before = LearnedLine.objects.filter(version__workspace=workspace)
+    lines = learn_guidance(rejected, accepted=accepted)
+    text = relearned(current.text if current else "", lines,
+                     learned_before=set(before.values_list("line", flat=True)),
+                     sections_before=set(before.values_list("section", flat=True)) - {""})
+    if current is not None and text == current.text:
         return None
-    version = preferences_save(
-        workspace=workspace, text=update_preferences(text, "append", as_markdown(lines)),
-        author_kind=PreferencesVersion.Author.LEARNING,
-        reason=f"learned from {len(rejections)} rejection(s)",
-    )
+    version = preferences_save(workspace=workspace, text=text, author_kind=PreferencesVersion.Author.LEARNING,
+                               reason=f"learned from {len(accepted)} accepted and {len(rejected)} rejected suggestion(s)")
     for line in lines:
-        sources = [by_entry[i].entry for i in line.rejection_ids if i in by_entry]
-        learned = LearnedLine.objects.create(version=version, line=line.text, rejected=len(sources))
-        learned.sources.set(sources)
+        learned = LearnedLine.objects.create(version=version, line=line.text, section=line.section,
+                                             accepted=len(line.accepted_ids), rejected=len(line.rejection_ids))
+        learned.sources.set([entries[i] for i in (*line.rejection_ids, *line.accepted_ids) if i in entries])
     return version
 
 

@@ -61,7 +61,7 @@ def test_rejections_are_learned_and_never_suggested_again(alice, tmp_path):
     assert set(entries.filter(operation_type="COMMENT").values_list("outcome", flat=True)) == {Outcome.PENDING}
     assert Rejection.objects.filter(entry__document_id=doc_id).count() == edits.count()
     learned = PreferencesVersion.objects.filter(workspace=alice.workspace).order_by("-number").first()
-    assert learned.author_kind == PreferencesVersion.Author.LEARNING and "rejection" in learned.reason
+    assert learned.author_kind == PreferencesVersion.Author.LEARNING and "rejected" in learned.reason
     cited = set(LearnedLine.objects.filter(version=learned).values_list("sources__entry_id", flat=True))
     assert cited and cited <= set(edits.values_list("entry_id", flat=True))
     assert second["preferences_version"] == learned.number  # the re-run read what was learned

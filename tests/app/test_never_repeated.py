@@ -185,6 +185,20 @@ def test_nothing_answered_or_still_in_the_document_is_proposed_again(alice):
     assert all(outcome[sid]["outcome_at"] for sid in expected if expected[sid] != "pending")
     assert all(outcome[sid]["outcome_version_id"] == back.json()["version"]["id"] for sid in expected)
 
+    # Preferences learned from both sides, each line with its counts and its sources.
+    prefs = alice.api().get("/api/preferences").json()
+    assert "(No preferences set yet)" not in prefs["text"] and "- - " not in prefs["text"]
+    learned = prefs["learned"]
+    assert any(x["accepted"] and not x["rejected"] for x in learned)  # the accepted insertion
+    assert any(x["rejected"] and not x["accepted"] for x in learned)  # the rejected one
+    for x in learned:
+        assert x["line"] in prefs["text"] and len(x["sources"]) == x["accepted"] + x["rejected"]
+        assert sorted(s["outcome"] for s in x["sources"]) == sorted(
+            ["accepted"] * x["accepted"] + ["rejected"] * x["rejected"])
+        assert all(s["suggestion_id"] in expected and s["outcome_at"] for s in x["sources"])
+    split = [x for x in learned if x["accepted"] and x["rejected"]]  # 90 → 60 days: one taken, one refused
+    assert split and all("split" in x["line"] for x in split)
+
     # The re-run proposes none of them again.
     again = alice.api().get(f"/api/runs/{second['id']}/suggestions").json()
     earlier = [s for s in outcome.values() if s["outcome"] not in (None, "missing")]
