@@ -55,7 +55,7 @@ def document_upload(request: DashboardRequest) -> HttpResponse:
         upload = form.cleaned_data["file"]
         try:
             data = upload.read()
-            version, _, created = document_version_create(
+            version, _, created, _ = document_version_create(
                 workspace=request.membership.workspace, data=data, filename=upload.name or "document.docx",
                 uploaded_by=request.user, scan=docx_scan(data))
         except ApplicationError as exc:

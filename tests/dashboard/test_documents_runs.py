@@ -93,7 +93,7 @@ def test_thumbs_feedback_with_optional_follow_up(reviewer, carol, seeded):
 def test_start_a_run_watch_progress_and_rerun(admin, alice, playbook):
     from redline.services.documents import document_version_create
 
-    version, _, _ = document_version_create(workspace=alice.workspace, data=CONTRACT, filename="msa.docx",
+    version, *_ = document_version_create(workspace=alice.workspace, data=CONTRACT, filename="msa.docx",
                                             uploaded_by=None)
     assert in_process_worker().wait_idle(60)
     with mock.patch("redline.jobs.job_dispatch") as dispatch:  # hold the job: see the queued state first
