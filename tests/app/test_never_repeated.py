@@ -172,7 +172,8 @@ def test_nothing_answered_or_still_in_the_document_is_proposed_again(alice):
         lawyer.accept(p)
     for p in lawyer.paragraphs_reading(inserts[1]["new_text"].split("\n")):
         lawyer.reject(p)
-    back = alice.api().post("/api/documents", {"file": SimpleUploadedFile("msa-back.docx", lawyer.save())})
+    returned = lawyer.save()
+    back = alice.api().post("/api/documents", {"file": SimpleUploadedFile("msa-back.docx", returned)})
     assert back.status_code == 201 and back.json()["document"]["id"] == doc
 
     second = _run(alice, doc)
@@ -207,6 +208,26 @@ def test_nothing_answered_or_still_in_the_document_is_proposed_again(alice):
     # The unchanged text triggers them again (the rejected change, the three comments whose text is
     # unchanged, the resolved one): they were dropped, not just not found.
     assert second["stats"]["suppressed"] >= 5
+
+    # Round two: the lawyer later resolves the two comments left open. The renewal comment was split
+    # (one resolved, one deleted); now 3 of 4 were taken, so its line is revised, not kept beside the old one.
+    (old_line,) = [x["line"] for x in learned if "renews automatically" in x["line"]]
+    assert "(1 accepted, 1 rejected)" in old_line
+    later = HandEditor(returned)
+    later.resolve(renewals[2]["anchor"])
+    later.resolve(renewals[3]["anchor"])
+    third = alice.api().post("/api/documents", {"file": SimpleUploadedFile("msa-later.docx", later.save())}).json()
+    assert third["document"]["id"] == doc
+    _run(alice, doc)
+    prefs2 = alice.api().get("/api/preferences").json()
+    assert prefs2["version"] > prefs["version"] and old_line not in prefs2["text"]
+    (renewal,) = [x for x in prefs2["learned"] if "renews automatically" in x["line"]]
+    assert renewal["line"].startswith("- Comments like") and renewal["line"].endswith("(accepted 3 of 4).")
+    assert (renewal["accepted"], renewal["rejected"]) == (3, 1)
+    assert {s["suggestion_id"]: s["outcome"] for s in renewal["sources"]} == {
+        renewals[0]["id"]: "accepted", renewals[1]["id"]: "rejected", renewals[2]["id"]: "accepted",
+        renewals[3]["id"]: "accepted"}
+    assert sum("renews automatically" in line for line in prefs2["text"].splitlines()) == 1
 
 
 @pytest.mark.django_db(transaction=True)
