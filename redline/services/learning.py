@@ -176,14 +176,15 @@ def preferences_learn(*, workspace: Workspace) -> PreferencesVersion | None:
     current = preferences_current(workspace=workspace)
     before = LearnedLine.objects.filter(version__workspace=workspace)
     lines = learn_guidance(rejected, accepted=accepted)
-    text = relearned(current.text if current else "", lines,
-                     learned_before=set(before.values_list("line", flat=True)),
+    learned_before = set(before.values_list("line", flat=True))
+    text = relearned(current.text if current else "", lines, learned_before=learned_before,
                      sections_before=set(before.values_list("section", flat=True)) - {""})
     if current is not None and text == current.text:
         return None
     version = preferences_save(workspace=workspace, text=text, author_kind=PreferencesVersion.Author.LEARNING,
                                reason=f"learned from {len(accepted)} accepted and {len(rejected)} rejected suggestion(s)")
-    for line in lines:
+    kept = {line.strip() for line in current.text.splitlines()} & learned_before if current else set()
+    for line in (x for x in lines if x.text not in kept):  # a line unchanged since it was learned keeps its record
         learned = LearnedLine.objects.create(version=version, line=line.text, section=line.section,
                                              accepted=len(line.accepted_ids), rejected=len(line.rejection_ids))
         learned.sources.set([entries[i] for i in (*line.rejection_ids, *line.accepted_ids) if i in entries])

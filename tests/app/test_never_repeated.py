@@ -11,7 +11,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from lxml import etree
 
-from redline.models import Document, KnownEntry
+from redline.models import Document, KnownEntry, LearnedLine
 from redline.services.learning import suppression_records
 from redline.services.playbooks import playbook_default_install
 from redline.worker import in_process_worker
@@ -228,6 +228,10 @@ def test_nothing_answered_or_still_in_the_document_is_proposed_again(alice):
         renewals[0]["id"]: "accepted", renewals[1]["id"]: "rejected", renewals[2]["id"]: "accepted",
         renewals[3]["id"]: "accepted"}
     assert sum("renews automatically" in line for line in prefs2["text"].splitlines()) == 1
+    # A line the second round did not change keeps its one record (and the version that learned it).
+    unchanged = [x for x in prefs2["learned"] if x["line"] in {y["line"] for y in learned}]
+    assert unchanged and all(x["version"] == prefs["version"] for x in unchanged)
+    assert all(LearnedLine.objects.filter(line=x["line"]).count() == 1 for x in unchanged)
 
 
 @pytest.mark.django_db(transaction=True)
