@@ -13,7 +13,7 @@ from django_htmx.http import HTMX_STOP_POLLING
 from redline import selectors
 from redline.errors import ApplicationError, NotFound
 from redline.models import AnalysisRun, Playbook
-from redline.services.documents import document_version_create
+from redline.services.documents import Linked, document_version_create
 from redline.services.feedback import feedback_give
 from redline.services.files import docx_scan
 from redline.services.playbook_edits import playbook_latest_version
@@ -46,6 +46,17 @@ def _home_page(request: DashboardRequest, upload_form: UploadForm, status: int =
         "upload_form": upload_form, "section": "documents"}, status=status)
 
 
+# What the lawyer is told about where an upload went (the API's ``linked_by``).
+_UPLOADED = {
+    Linked.NEW: "Uploaded. Choose a playbook below to review it.",
+    Linked.DOC_ID: "Uploaded as a new version of this document (recognised by its Redline id).",
+    Linked.ANCHORS: "Uploaded as a new version of this document: the file had lost its Redline id, "
+                    "but it carries this document's anchors.",
+    Linked.DOCUMENT_ID: "Uploaded as a new version of this document.",
+    Linked.SAME_FILE: "This exact file was uploaded before; here it is.",
+}
+
+
 @member_required
 @require_POST
 def document_upload(request: DashboardRequest) -> HttpResponse:
@@ -55,14 +66,13 @@ def document_upload(request: DashboardRequest) -> HttpResponse:
         upload = form.cleaned_data["file"]
         try:
             data = upload.read()
-            version, _, created, _ = document_version_create(
+            version, _, _, linked_by = document_version_create(
                 workspace=request.membership.workspace, data=data, filename=upload.name or "document.docx",
                 uploaded_by=request.user, scan=docx_scan(data))
         except ApplicationError as exc:
             form.add_error("file", exc.message)
         else:
-            messages.success(request, "Uploaded. Choose a playbook below to review it." if created
-                             else "This exact file was uploaded before; here it is.")
+            messages.success(request, _UPLOADED[linked_by])
             return redirect("dashboard:document_detail", document_id=version.document_id)
     return _home_page(request, form, status=422)
 

@@ -39,6 +39,9 @@ def test_documents_home_sums_up_what_is_open_searches_and_uploads(reviewer, seed
     upload = reviewer.post("/documents/upload/", {"file": SimpleUploadedFile("supply.docx", CONTRACT)})
     version = DocumentVersion.objects.get(filename="supply.docx")
     assert upload.status_code == 302 and upload["Location"] == f"/documents/{version.document_id}/"
+    assert "Uploaded. Choose a playbook" in reviewer.get(upload["Location"]).content.decode()
+    again = reviewer.post("/documents/upload/", {"file": SimpleUploadedFile("supply.docx", CONTRACT)}, follow=True)
+    assert "This exact file was uploaded before" in again.content.decode()
     bad = reviewer.post("/documents/upload/", {"file": SimpleUploadedFile("notes.docx", b"not a zip")})
     assert bad.status_code == 422 and 'role="alert"' in bad.content.decode()
     assert DocumentVersion.objects.filter(filename="notes.docx").count() == 0
