@@ -186,7 +186,7 @@ def paragraph_texts(*, version: DocumentVersion) -> dict[str, str]:
 def rejections(*, workspace: Workspace, rule: str = "") -> QuerySet[Rejection]:
     qs = (Rejection.objects.filter(entry__workspace=workspace)
           .select_related("entry__document", "entry__suggestion", "entry__run")
-          .prefetch_related("learned_lines__version").order_by("-rejected_at", "-pk"))
+          .prefetch_related("entry__learned_lines__version").order_by("-rejected_at", "-pk"))
     return qs.filter(entry__rule_key=rule) if rule else qs
 
 
@@ -205,9 +205,9 @@ def preferences_version_get(*, workspace: Workspace, number: int) -> Preferences
 
 
 def learned_lines(*, workspace: Workspace) -> QuerySet[LearnedLine]:
-    """Learned preference lines, newest first, with the rejections each came from."""
+    """Learned preference lines, newest first, with the decisions (known entries) each came from."""
     return (LearnedLine.objects.filter(version__workspace=workspace).select_related("version")
-            .prefetch_related(Prefetch("rejections", queryset=Rejection.objects.select_related("entry__document")))
+            .prefetch_related(Prefetch("sources", queryset=KnownEntry.objects.select_related("document", "rejection")))
             .order_by("-version__number", "pk"))
 
 

@@ -328,6 +328,7 @@ class KnownEntry(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     outcome = models.CharField(max_length=16, choices=Outcome.choices, default=Outcome.PENDING)
     outcome_reason = models.CharField(max_length=300, blank=True)
+    outcome_text = models.TextField(blank=True, help_text="what the place reads now (the lawyer's text, when modified)")
     outcome_at = models.DateTimeField(null=True, blank=True)
     outcome_version = models.ForeignKey(DocumentVersion, null=True, blank=True, on_delete=models.SET_NULL,
                                         related_name="+")
@@ -377,11 +378,18 @@ class PreferencesVersion(models.Model):
 
 
 class LearnedLine(models.Model):
-    """A preferences line written by learning, with the rejections it came from (provenance)."""
+    """A preferences line written by learning, with the decisions it came from (provenance).
+
+    ``sources`` are the known entries whose outcomes taught the line; ``accepted``
+    and ``rejected`` count them when the line was written.
+    """
 
     version = models.ForeignKey(PreferencesVersion, on_delete=models.CASCADE, related_name="learned_lines")
     line = models.TextField()
-    rejections = models.ManyToManyField(Rejection, related_name="learned_lines")
+    section = models.CharField(max_length=300, blank=True, help_text="the heading the line was written under")
+    sources = models.ManyToManyField(KnownEntry, related_name="learned_lines")
+    accepted = models.PositiveIntegerField(default=0)
+    rejected = models.PositiveIntegerField(default=0)
 
     def __str__(self) -> str:
         return self.line[:60]

@@ -128,7 +128,8 @@ class _Pool:
             self.slots.put(child)
         if "code" in reply:
             raise DocxError(reply["code"], reply["message"], **reply["detail"])
-        return Scan(reply["doc_id"], tuple(reply["anchors"]))
+        return Scan(reply["doc_id"], tuple(reply["anchors"]), doc_id_found=bool(reply["doc_id_found"]),
+                    carried=tuple(reply["carried"]))
 
     @staticmethod
     def _reply(child: _Child, data: bytes) -> dict | None:

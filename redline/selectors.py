@@ -6,6 +6,8 @@ another workspace behaves exactly like an id that does not exist (404, no data).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from django.db.models import QuerySet
 
 from .errors import NotFound
@@ -16,6 +18,7 @@ from .models import (
     DocumentVersion,
     Job,
     JobEvent,
+    KnownEntry,
     Membership,
     PlaybookVersion,
     Suggestion,
@@ -52,6 +55,26 @@ def document_get(*, workspace: Workspace, document_id: int) -> Document:
 
 def document_by_doc_id(*, workspace: Workspace, doc_id: str) -> Document | None:
     return Document.objects.filter(workspace=workspace, doc_id=doc_id).first()
+
+
+def document_by_anchors(*, workspace: Workspace, anchors: Sequence[str]) -> tuple[Document, int] | None:
+    """The document whose anchors a file carries, and how many of them: anchors are derived from the
+    first upload's bytes, so ones our suggestions were keyed to belong to that document alone.
+    The document holding the most wins (then the oldest)."""
+    if not anchors:
+        return None
+    held: dict[int, set[str]] = {}
+    for chunk in (anchors[i:i + 500] for i in range(0, len(anchors), 500)):
+        pairs = [*KnownEntry.objects.filter(workspace=workspace, bookmark_id__in=chunk)
+                 .values_list("document_id", "bookmark_id"),
+                 *Suggestion.objects.filter(run__workspace=workspace, anchor__in=chunk)
+                 .values_list("run__document_version__document_id", "anchor")]
+        for document_id, anchor in pairs:
+            held.setdefault(document_id, set()).add(anchor)
+    if not held:
+        return None
+    best = min(held, key=lambda d: (-len(held[d]), d))
+    return Document.objects.get(pk=best), len(held[best])
 
 
 def document_version_get(*, workspace: Workspace, version_id: int) -> DocumentVersion:

@@ -17,7 +17,7 @@ from redline.services.learning import document_feedback_json
 from redline.services.retrieval import contract_ask
 
 from ..schemas.ask import AskIn, AskOut
-from ..schemas.common import ErrorOut
+from ..schemas.common import ErrorOut, Id
 from ..schemas.documents import DocumentOut, DocumentUploadOut
 from ..schemas.documents_in import ParagraphsIn
 
@@ -56,7 +56,8 @@ UPLOAD_OPENAPI = {
         "content": {
             "multipart/form-data": {
                 "schema": {"type": "object", "required": ["file"],
-                           "properties": {"file": {"type": "string", "format": "binary"}, "title": {"type": "string"}}}
+                           "properties": {"file": {"type": "string", "format": "binary"}, "title": {"type": "string"},
+                                          "document_id": {"type": "integer", "minimum": 1}}}
             },
             "application/json": {"schema": _inlined(ParagraphsIn.model_json_schema())},
         }
@@ -64,20 +65,25 @@ UPLOAD_OPENAPI = {
 }
 
 
-@router.post("", response={201: DocumentUploadOut, 200: DocumentUploadOut, 413: ErrorOut, 422: ErrorOut,
-                           503: ErrorOut},
+@router.post("", response={201: DocumentUploadOut, 200: DocumentUploadOut, 404: ErrorOut, 409: ErrorOut,
+                           413: ErrorOut, 422: ErrorOut, 503: ErrorOut},
              openapi_extra=UPLOAD_OPENAPI)
-def upload_document(request: HttpRequest, file: File[UploadedFile] = None, title: Form[str] = "") -> Status:
-    """Upload a .docx (multipart), or the add-in's paragraphs as JSON ``{title, doc_id, paragraphs}``.
+def upload_document(request: HttpRequest, file: File[UploadedFile] = None, title: Form[str] = "",
+                    document_id: Form[Id | None] = None) -> Status:
+    """Upload a .docx (multipart), or the add-in's paragraphs as JSON ``{title, doc_id, document_id, paragraphs}``.
 
     The file is stored unchanged; the same content again returns the existing version (200).
+    It becomes a version of the document ``document_id`` names; else of the one its
+    ``RedlineDocID`` names; else, if it lost that id, of the one whose anchors it carries;
+    else of a new document. ``linked_by`` says which (``document_id``, ``doc_id``,
+    ``anchors``, ``new``, or ``same_file`` for bytes uploaded before).
     """
     membership = request.auth
     if request.content_type == "application/json":
         body = _paragraphs_body(request)
-        version, job, created = document_version_from_paragraphs(
+        version, job, created, linked_by = document_version_from_paragraphs(
             workspace=membership.workspace, paragraphs=[p.dict() for p in body.paragraphs], doc_id=body.doc_id,
-            title=body.title, uploaded_by=membership.user,
+            title=body.title, uploaded_by=membership.user, document_id=body.document_id,
         )
         anchors = [p.anchor for p in body.paragraphs]  # the version is built from them, in this order
     else:
@@ -89,13 +95,13 @@ def upload_document(request: HttpRequest, file: File[UploadedFile] = None, title
                                    detail={"limit": settings.REDLINE_MAX_UPLOAD_BYTES})
         data = file.read()
         scan = docx_scan(data)
-        version, job, created = document_version_create(
+        version, job, created, linked_by = document_version_create(
             workspace=membership.workspace, data=data, filename=file.name or "document.docx",
-            uploaded_by=membership.user, title=title, scan=scan,
+            uploaded_by=membership.user, title=title, scan=scan, document_id=document_id,
         )
         anchors = list(scan.anchors)  # what results will be keyed to
     body_out = {"document": _document_out(version.document), "version": version, "job_id": job.pk,
-                "created": created, "anchors": anchors}
+                "created": created, "linked_by": linked_by, "anchors": anchors}
     return Status(201 if created else 200, body_out)
 
 

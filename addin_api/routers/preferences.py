@@ -6,11 +6,12 @@ from ninja import Router
 from redline.errors import ApplicationError
 from redline.learning.preferences import update_preferences
 from redline.models import PreferencesVersion
+from redline.services.learning import learned_lines_current
 from redline.services.preferences import preferences_current, preferences_restore, preferences_save
 
 from ..auth import require_admin
 from ..schemas.common import ErrorOut
-from ..schemas.preferences import PreferencesIn, PreferencesOut
+from ..schemas.preferences import CurrentPreferencesOut, PreferencesIn, PreferencesOut
 
 router = Router(tags=["preferences"])
 
@@ -23,10 +24,12 @@ def _out(version: PreferencesVersion | None) -> dict:
             "created_at": version.created_at}
 
 
-@router.get("", response=PreferencesOut)
+@router.get("", response=CurrentPreferencesOut)
 def get_preferences(request: HttpRequest) -> dict:
-    """The workspace's current preferences (what the model reads on re-runs)."""
-    return _out(preferences_current(workspace=request.auth.workspace))
+    """The workspace's current preferences (what the model reads on re-runs), and each learned line
+    in them with its counts and sources (the suggestions, their outcomes and dates)."""
+    workspace = request.auth.workspace
+    return {**_out(preferences_current(workspace=workspace)), "learned": learned_lines_current(workspace=workspace)}
 
 
 @router.put("", response={200: PreferencesOut, 403: ErrorOut, 422: ErrorOut})

@@ -14,14 +14,14 @@ from pydantic import TypeAdapter
 from redline import selectors
 from redline.errors import NotFound
 from redline.models import AnalysisRun, RunStatus, Suggestion
-from redline.services.learning import run_round_report
-from redline.services.runs import run_redline, run_request
+from redline.services.learning import run_round_report, suggestion_outcomes
+from redline.services.runs import run_export, run_redline, run_request
 from redline.streams import TICKET_MAX_AGE_S, ticket_issue
 
 from ..auth import ApiKeyAuth
 from ..schemas.common import ErrorOut
 from ..schemas.jobs import TicketOut
-from ..schemas.runs import RunIn, RunOut, SuggestionOut
+from ..schemas.runs import ExportIn, RunIn, RunOut, SuggestionOut
 from ..sse import SSE_OPENAPI, TicketAuth, releasing_connection, stream_response
 
 router = Router(tags=["runs"])
@@ -41,8 +41,9 @@ def _run_out(run: AnalysisRun) -> dict:
     }
 
 
-def _suggestion_out(s: Suggestion) -> dict:
-    return {**s.data, "pk": s.pk, "op": s.op, "patch": s.patch or None, "patch_status": s.patch_status}
+def _suggestion_out(s: Suggestion, outcome: dict | None) -> dict:
+    return {**s.data, "pk": s.pk, "op": s.op, "patch": s.patch or None, "patch_status": s.patch_status,
+            **(outcome or {})}
 
 
 @document_runs.post("/{document_id}/runs", response={201: RunOut, 200: RunOut, 404: ErrorOut, 422: ErrorOut})
@@ -64,8 +65,9 @@ def get_run(request: HttpRequest, run_id: int) -> dict:
     return _run_out(selectors.run_get(workspace=request.auth.workspace, run_id=run_id))
 
 
-# A finished run's suggestions never change, and clients poll them: the serialized list is cached
-# (keyed by the schema's shape too, so a deploy that changes it never serves an old body).
+# A finished run's suggestions never change, and clients poll them: the serialized list is cached,
+# keyed by the schema's shape (a deploy that changes it never serves an old body) and by the
+# outcomes read so far (a returned document changes the body).
 _SUGGESTIONS = TypeAdapter(list[SuggestionOut])
 _SUGGESTIONS_KEY = "redline:run-suggestions:{}:" + hashlib.sha256(
     json.dumps(_SUGGESTIONS.json_schema(), sort_keys=True).encode()).hexdigest()[:12]
@@ -77,25 +79,44 @@ def list_suggestions(request: HttpRequest, run_id: int) -> HttpResponse:
     """Suggestions keyed to anchors, in document order, each with its proven OOXML patch."""
     run = selectors.run_state_get(workspace=request.auth.workspace, run_id=run_id)
     finished = run.status == RunStatus.DONE
-    body = cache.get(_SUGGESTIONS_KEY.format(run.pk)) if finished else None
+    outcomes = suggestion_outcomes(run=run)
+    key = _SUGGESTIONS_KEY.format(run.pk) + ":" + hashlib.sha256(
+        repr(sorted(outcomes.items())).encode()).hexdigest()[:16]
+    body = cache.get(key) if finished else None
     if body is None:
-        rows = [_suggestion_out(s) for s in run.suggestions.order_by("position")]
+        rows = [_suggestion_out(s, outcomes.get(s.pk)) for s in run.suggestions.order_by("position")]
         body = _SUGGESTIONS.dump_json(_SUGGESTIONS.validate_python(rows))
         if finished:
-            cache.set(_SUGGESTIONS_KEY.format(run.pk), body, SUGGESTIONS_CACHE_S)
+            cache.set(key, body, SUGGESTIONS_CACHE_S)
     return HttpResponse(body, content_type="application/json")
 
 
-@router.get("/{run_id}/redline.docx", response={200: None, 404: ErrorOut, 422: ErrorOut})
-def download_redline(request: HttpRequest, run_id: int, suggestions: str = "") -> HttpResponse:
-    """The document with the chosen suggestions (comma-separated ids; default all) as tracked changes."""
-    run = selectors.run_get(workspace=request.auth.workspace, run_id=run_id)
-    ids = [s for s in suggestions.split(",") if s] or None
-    data, _ = run_redline(run=run, suggestion_ids=ids)
+def _docx_response(run: AnalysisRun, data: bytes) -> HttpResponse:
     name = run.document_version.filename.rsplit(".", 1)[0] or "document"
     response = HttpResponse(data, content_type=DOCX_MIME)
     response["Content-Disposition"] = f'attachment; filename="{name}-redline.docx"'
     return response
+
+
+@router.get("/{run_id}/redline.docx", response={200: None, 400: ErrorOut, 404: ErrorOut, 422: ErrorOut})
+def download_redline(request: HttpRequest, run_id: int, suggestions: str = "") -> HttpResponse:
+    """Preview: the document with the chosen suggestions (comma-separated ids; default all) as tracked changes.
+
+    A read: nothing is recorded, so a preview never makes a suggestion count as sent.
+    Use ``POST /api/runs/{id}/export`` for the file that goes to the lawyer.
+    """
+    run = selectors.run_get(workspace=request.auth.workspace, run_id=run_id)
+    data, _ = run_redline(run=run, suggestion_ids=[s for s in suggestions.split(",") if s] or None)
+    return _docx_response(run, data)
+
+
+@router.post("/{run_id}/export", response={200: None, 400: ErrorOut, 404: ErrorOut, 422: ErrorOut})
+def export_redline(request: HttpRequest, run_id: int, body: ExportIn) -> HttpResponse:
+    """The redlined .docx that goes to the lawyer: what it writes is recorded as known entries,
+    whose outcomes are read when the file comes back. Idempotent (one entry per written suggestion)."""
+    run = selectors.run_get(workspace=request.auth.workspace, run_id=run_id)
+    data, _ = run_export(run=run, suggestion_ids=list(dict.fromkeys(body.suggestions)) or None)
+    return _docx_response(run, data)
 
 
 @router.get("/{run_id}/rounds", response={200: dict[str, Any], 404: ErrorOut})

@@ -28,4 +28,7 @@ class DocumentUploadOut(Schema):
     version: DocumentVersionOut
     job_id: int
     created: bool
+    # How the upload found its document: "document_id" (named), "doc_id" (its RedlineDocID), "anchors"
+    # (it lost its RedlineDocID but carries that document's anchors), "new", or "same_file" (uploaded before).
+    linked_by: str
     anchors: list[str]  # the paragraphs' anchors in document order: results are keyed to these

@@ -19,4 +19,5 @@ class ParagraphsIn(Schema):
 
     title: str = ""
     doc_id: str | None = Field(default=None, pattern=r"^[0-9A-Fa-f]{16}$")
+    document_id: int | None = Field(default=None, ge=1, le=2**63 - 1)  # add a version to this document
     paragraphs: list[ParagraphIn] = Field(min_length=1, max_length=50_000)

@@ -15,6 +15,32 @@ class PreferencesOut(Schema):
     created_at: datetime | None
 
 
+class LineSourceOut(Schema):
+    """One decision a learned line came from: the suggestion, what the lawyer did, and when."""
+
+    suggestion_id: str | None  # the stable suggestion id (null if its run was deleted)
+    suggestion_pk: int | None
+    entry_id: str
+    document_id: int
+    run_id: int | None
+    outcome: str
+    recorded_at: datetime  # when the suggestion was written into the document
+    outcome_at: datetime | None  # when the outcome was read from the returned document
+    reason: str
+
+
+class LearnedLineOut(Schema):
+    line: str
+    version: int  # the preferences version that added it
+    accepted: int
+    rejected: int
+    sources: list[LineSourceOut]
+
+
+class CurrentPreferencesOut(PreferencesOut):
+    learned: list[LearnedLineOut]  # the learned lines still in the text, with their provenance
+
+
 class PreferencesIn(Schema):
     """Either the whole ``text``, or ``action`` with ``lines`` (the seed's update_preferences)."""
 

@@ -3,13 +3,19 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from ninja import Schema
+from ninja import Field, Schema
 
 
 class RunIn(Schema):
     version_id: int | None = None  # default: the document's latest version
     playbook_id: int | None = None  # default: the workspace's first playbook, newest version
     provider: Literal["offline", "openai"] | None = None  # default: the server's REDLINE_PROVIDER
+
+
+class ExportIn(Schema):
+    """Which suggestions to write (their stable ``id``s); empty: all of the run's."""
+
+    suggestions: list[str] = Field(default=[], max_length=5000)
 
 
 class RunOut(Schema):
@@ -50,3 +56,9 @@ class SuggestionOut(Schema):
     op: dict[str, Any]
     patch: str | None  # flat-OPC pkg:package for Word.Range.insertOoxml
     patch_status: str
+    # What the lawyer did with it: null until it was exported or applied (then "pending" until the
+    # document came back), else accepted, rejected, modified or missing.
+    outcome: str | None = None
+    outcome_at: datetime | None = None  # when that outcome was first seen
+    outcome_version_id: int | None = None  # the returned version it was read from
+    lawyer_text: str | None = None  # for "modified": what the lawyer wrote instead

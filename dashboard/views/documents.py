@@ -13,11 +13,11 @@ from django_htmx.http import HTMX_STOP_POLLING
 from redline import selectors
 from redline.errors import ApplicationError, NotFound
 from redline.models import AnalysisRun, Playbook
-from redline.services.documents import document_version_create
+from redline.services.documents import Linked, document_version_create
 from redline.services.feedback import feedback_give
 from redline.services.files import docx_scan
 from redline.services.playbook_edits import playbook_latest_version
-from redline.services.runs import run_redline, run_request
+from redline.services.runs import run_export, run_request
 
 from .. import queries
 from ..clauses import clause_map
@@ -46,6 +46,17 @@ def _home_page(request: DashboardRequest, upload_form: UploadForm, status: int =
         "upload_form": upload_form, "section": "documents"}, status=status)
 
 
+# What the lawyer is told about where an upload went (the API's ``linked_by``).
+_UPLOADED = {
+    Linked.NEW: "Uploaded. Choose a playbook below to review it.",
+    Linked.DOC_ID: "Uploaded as a new version of this document (recognised by its Redline id).",
+    Linked.ANCHORS: "Uploaded as a new version of this document: the file had lost its Redline id, "
+                    "but it carries this document's anchors.",
+    Linked.DOCUMENT_ID: "Uploaded as a new version of this document.",
+    Linked.SAME_FILE: "This exact file was uploaded before; here it is.",
+}
+
+
 @member_required
 @require_POST
 def document_upload(request: DashboardRequest) -> HttpResponse:
@@ -55,14 +66,13 @@ def document_upload(request: DashboardRequest) -> HttpResponse:
         upload = form.cleaned_data["file"]
         try:
             data = upload.read()
-            version, _, created = document_version_create(
+            version, _, _, linked_by = document_version_create(
                 workspace=request.membership.workspace, data=data, filename=upload.name or "document.docx",
                 uploaded_by=request.user, scan=docx_scan(data))
         except ApplicationError as exc:
             form.add_error("file", exc.message)
         else:
-            messages.success(request, "Uploaded. Choose a playbook below to review it." if created
-                             else "This exact file was uploaded before; here it is.")
+            messages.success(request, _UPLOADED[linked_by])
             return redirect("dashboard:document_detail", document_id=version.document_id)
     return _home_page(request, form, status=422)
 
@@ -174,12 +184,15 @@ def run_progress(request: DashboardRequest, run_id: int) -> HttpResponse:
 
 
 @member_required
-@require_GET
+@require_POST
 def run_redline_download(request: DashboardRequest, run_id: int) -> HttpResponse:
-    """The document with every suggestion as tracked changes and comments (what the lawyer sends on)."""
+    """The document with every suggestion as tracked changes and comments (what the lawyer sends on).
+
+    A POST: the export records what it wrote, so the outcomes can be read when the file comes back.
+    """
     run = queries.run_get(workspace=request.membership.workspace, run_id=run_id)
     try:
-        data, _ = run_redline(run=run)
+        data, _ = run_export(run=run)
     except ApplicationError as exc:
         messages.error(request, exc.message)
         return redirect("dashboard:run_detail", run_id=run.pk)

@@ -60,6 +60,8 @@ class DocumentView:
         self._exact: dict[str, list[int]] | None = None
         # Paragraphs an insertion of ours accounts for: text searches skip them.
         self.claimed: set[int] = set()
+        # Lines inserted at each (anchor, position) by all the entries judged together.
+        self.insert_span: dict[tuple[str, str], int] = {}
         self._token_cache: dict[int, list[str]] = {}
 
     def _paragraphs_with_our_marks(self) -> set[int]:

@@ -56,7 +56,12 @@ def iso_utc(moment: datetime | str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class FeedbackEntry:
-    """A known entry as ``feedback.json`` records it (the seed's fields)."""
+    """A known entry as ``feedback.json`` records it: the seed's fields, then ours.
+
+    ``suggestion_id`` (the stable id of the suggestion that wrote it) and
+    ``outcome`` come after the seed's keys, so a reader of the seed's format
+    finds everything where it expects it.
+    """
 
     id: str
     operation_type: str
@@ -68,14 +73,17 @@ class FeedbackEntry:
     original_text: str = ""
     new_text: str = ""
     position: str = ""
+    suggestion_id: str | None = None
+    outcome: str = "pending"
 
     @classmethod
-    def from_entry(cls, entry: EntryLike, *, document_context: str, created_at: datetime | str) -> FeedbackEntry:
+    def from_entry(cls, entry: EntryLike, *, document_context: str, created_at: datetime | str,
+                   suggestion_id: str | None = None, outcome: str = "pending") -> FeedbackEntry:
         """From a known entry plus what only the record knows."""
         return cls(id=entry.id, operation_type=entry.operation_type, bookmark_id=entry.bookmark_id,
                    created_at=created_at, durable_id=entry.durable_id, comment_text=entry.comment_text,
                    document_context=document_context, original_text=entry.original_text,
-                   new_text=entry.new_text, position=entry.position)
+                   new_text=entry.new_text, position=entry.position, suggestion_id=suggestion_id, outcome=outcome)
 
     def to_json(self) -> dict[str, Any]:
         """The seed's ``known_entries`` item, keys in the seed's order."""
@@ -84,6 +92,7 @@ class FeedbackEntry:
             "comment_text": self.comment_text, "document_context": self.document_context,
             "bookmark_id": self.bookmark_id, "original_text": self.original_text, "new_text": self.new_text,
             "position": self.position, "created_at": iso_utc(self.created_at),
+            "suggestion_id": self.suggestion_id, "outcome": self.outcome,
         }
 
 
@@ -102,7 +111,7 @@ class FeedbackRejection:
             "id": e.id, "operation_type": e.operation_type, "durable_id": e.durable_id,
             "comment_text": e.comment_text, "document_context": e.document_context, "bookmark_id": e.bookmark_id,
             "original_text": e.original_text, "new_text": e.new_text, "reason": self.reason,
-            "rejected_at": iso_utc(self.rejected_at),
+            "rejected_at": iso_utc(self.rejected_at), "suggestion_id": e.suggestion_id, "outcome": e.outcome,
         }
 
 

@@ -128,6 +128,12 @@ def detect_outcomes(data: bytes, entries: Sequence[EntryLike], *, author: str = 
     # the text searches of other entries (a suggested move deletes a clause and
     # inserts the same text elsewhere).
     order = sorted(range(len(entries)), key=lambda i: _kind(entries[i]) != "INSERT")
+    # Several insertions at one place stack up (one missing clause after another),
+    # so each looks for its lines across the paragraphs all of them may fill.
+    for e in entries:
+        if _kind(e) == "INSERT":
+            place = (e.bookmark_id, e.position)
+            view.insert_span[place] = view.insert_span.get(place, 0) + len(_insert_lines(e))
     found = {i: _JUDGES[_kind(entries[i])](view, entries[i], comments) for i in order}
     return [found[i] for i in range(len(entries))]
 
@@ -269,15 +275,20 @@ def _judge_delete(view: DocumentView, entry: EntryLike, comments: Mapping[str, F
 
 
 # -- insertions ----------------------------------------------------------------------
+def _insert_lines(entry: EntryLike) -> list[str]:
+    return [normalise(line) for line in entry.new_text.split("\n") if line.strip()]
+
+
 def _judge_insert(view: DocumentView, entry: EntryLike, comments: Mapping[str, FoundComment]) -> Outcome:
-    lines = [normalise(line) for line in entry.new_text.split("\n") if line.strip()]
+    lines = _insert_lines(entry)
     at = view.anchors.get(entry.bookmark_id)
+    span = max(len(lines), view.insert_span.get((entry.bookmark_id, entry.position), 0))
     if at is None:
         window = range(len(view.texts))
     elif entry.position == "before":
-        window = range(max(0, at - len(lines) - 1), at)
+        window = range(max(0, at - span - 1), at)
     else:
-        window = range(at + 1, min(len(view.texts), at + len(lines) + 2))
+        window = range(at + 1, min(len(view.texts), at + span + 2))
     hits, exact = _find_lines(view, lines, window)
     view.claimed.update(hits)
     how = "anchor" if at is not None else ("text" if hits else None)

@@ -124,6 +124,11 @@ class Anchorer:
                     self._starts.setdefault(p, []).append(el)
         self._next_id = max_id + 1
 
+    @property
+    def present(self) -> frozenset[str]:
+        """The anchor names the input carried before anchoring (what ties a file to its history)."""
+        return frozenset(self._reserved)
+
     def claim(self, p: etree._Element) -> str | None:
         """Resolve the anchors already in ``p``; return the one it keeps, or None.
 

@@ -138,19 +138,30 @@ def read_document(data: bytes, *, anchor: bool = True, limits: Limits = DEFAULT_
     pkg = Package.open(data, limits)
     if not anchor:
         return ReadResult(read_paragraphs(pkg), get_doc_id(pkg))
+    return _anchored(pkg, data)[0]
+
+
+def _anchored(pkg: Package, data: bytes) -> tuple[ReadResult, Anchorer]:
     seed = hashlib.sha256(data).digest()
     anchorer = Anchorer(pkg.xml(pkg.main_part), seed)
     paragraphs = read_paragraphs(pkg, anchorer=anchorer)
     doc_id = ensure_doc_id(pkg, seed=seed)
-    return ReadResult(paragraphs, doc_id, pkg)
+    return ReadResult(paragraphs, doc_id, pkg), anchorer
 
 
 @dataclass(frozen=True, slots=True)
 class Scan:
-    """What storing an upload needs of it: that it reads, its ``RedlineDocID`` and its anchors in order."""
+    """What storing an upload needs of it: that it reads, its ``RedlineDocID`` and its anchors in order.
+
+    ``doc_id_found`` says whether the file carried its ``RedlineDocID`` (else
+    ``doc_id`` was derived from the bytes); ``carried`` are the anchors the file
+    carried before anchoring (sorted), which tie a file that lost its id to its document.
+    """
 
     doc_id: str
     anchors: tuple[str, ...]
+    doc_id_found: bool
+    carried: tuple[str, ...]
 
 
 def scan_document(data: bytes, *, limits: Limits = DEFAULT_LIMITS) -> Scan:
@@ -158,9 +169,12 @@ def scan_document(data: bytes, *, limits: Limits = DEFAULT_LIMITS) -> Scan:
 
     Raises :class:`~redline.ooxml.errors.DocxError` for input it refuses.
     """
-    read = read_document(data, limits=limits)
+    pkg = Package.open(data, limits)
+    found = get_doc_id(pkg) is not None
+    read, anchorer = _anchored(pkg, data)
     assert read.doc_id is not None  # anchoring always sets it
-    return Scan(read.doc_id, tuple(p.anchor for p in read.paragraphs if p.anchor))
+    return Scan(read.doc_id, tuple(p.anchor for p in read.paragraphs if p.anchor), doc_id_found=found,
+                carried=tuple(sorted(anchorer.present)))
 
 
 def read_paragraphs(pkg: Package, *, anchorer: Anchorer | None = None) -> list[Paragraph]:

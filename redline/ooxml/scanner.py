@@ -4,7 +4,7 @@ Run as ``python -m redline.ooxml.scanner NICE MEMORY_MB`` by
 :mod:`redline.reader_pool`. Framing both ways is an 8-byte big-endian length,
 then the body. Once started, the process sends ``READY``; then each request body
 is a file's bytes and each reply is JSON, either
-``{"doc_id": ..., "anchors": [...]}`` or ``{"code": ..., "message": ...,
+``{"doc_id": ..., "anchors": [...], "doc_id_found": ..., "carried": [...]}`` or ``{"code": ..., "message": ...,
 "detail": {...}}`` for input the engine refuses. JSON, not pickle: the parent
 trusts nothing a process that parsed hostile input could shape.
 """
@@ -54,7 +54,8 @@ def answer(data: bytes) -> dict[str, object]:
     except Exception:  # near the memory ceiling a library may fail in its own way (hashlib: ValueError)
         traceback.print_exc()  # to the server's log: it may also be an engine bug
         return {"code": "unreadable", "message": "The document could not be read.", "detail": {}}
-    return {"doc_id": scan.doc_id, "anchors": list(scan.anchors)}
+    return {"doc_id": scan.doc_id, "anchors": list(scan.anchors), "doc_id_found": scan.doc_id_found,
+            "carried": list(scan.carried)}
 
 
 def serve(requests: BinaryIO, replies: BinaryIO) -> None:

@@ -3,7 +3,10 @@
 Every suggestion written into a document is a known entry (deduplicated by the
 writer's stable id). When the document comes back, the learning engine decides
 each entry's outcome; rejections are kept with their context and feed the next
-run, which never suggests a rejected thing again.
+run's prompt. The next run never proposes again anything written before whose
+answer is known or still in the document (rejected, accepted, modified, or
+pending: an open comment, a change not yet decided); only a ``missing`` entry
+(its text is gone) may come back, as a new suggestion.
 """
 
 from __future__ import annotations
@@ -12,12 +15,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 
 from ..errors import ApplicationError
 from ..learning.feedback import FeedbackEntry, FeedbackRejection, feedback_json
 from ..learning.outcomes import detect_outcomes
-from ..learning.preferences import DEFAULT_PREFERENCES, as_markdown, learn_guidance, update_preferences
+from ..learning.preferences import learn_guidance, relearned
 from ..learning.rounds import round_report
 from ..learning.suppression import RejectedSuggestion, rejected_suggestion
 from ..models import (
@@ -38,6 +42,8 @@ from ..ooxml.ops import KnownEntry as OoxmlKnownEntry
 from .files import document_version_read
 from .preferences import preferences_current, preferences_save
 
+# The outcomes preferences learn from: what the lawyer clearly took or turned down.
+_TEACHING = (Outcome.ACCEPTED, Outcome.REJECTED)
 ENTRY_FIELDS = ("operation_type", "durable_id", "comment_text", "bookmark_id", "original_text", "new_text", "position")
 
 
@@ -47,19 +53,30 @@ def known_entries_record(*, run: AnalysisRun, written: list[tuple[dict[str, Any]
     document = run.document_version.document
     entries = []
     for entry, suggestion in written:
-        obj, created = KnownEntry.objects.get_or_create(
-            document=document, entry_id=entry["id"],
-            defaults={
-                "workspace": document.workspace, "run": run, "suggestion": suggestion,
-                "rule_key": suggestion.rule_key, "document_context": entry.get("original_text", ""),
-                **{f: entry.get(f) or "" for f in ENTRY_FIELDS},
-            },
-        )
+        fields = {"workspace": document.workspace, "run": run, "suggestion": suggestion,
+                  "rule_key": suggestion.rule_key, "document_context": entry.get("original_text", ""),
+                  **{f: entry.get(f) or "" for f in ENTRY_FIELDS}}
+        obj, created = KnownEntry.objects.get_or_create(document=document, entry_id=entry["id"], defaults=fields)
         if not created and not obj.durable_id and entry.get("durable_id"):
             obj.durable_id = entry["durable_id"]
             obj.save(update_fields=["durable_id"])
         entries.append(obj)
     return entries
+
+
+def suggestion_outcomes(*, run: AnalysisRun) -> dict[int, dict[str, Any]]:
+    """What became of each of the run's suggestions that was written into a document, by suggestion pk.
+
+    ``outcome`` (pending until a later version of the document came back),
+    ``outcome_at`` (when that outcome was first seen), ``outcome_version_id`` (the
+    version it was read from) and ``lawyer_text`` (what the place reads instead, for ``modified``).
+    A suggestion never exported nor applied has no entry, so it is absent.
+    """
+    rows = KnownEntry.objects.filter(run=run, suggestion__isnull=False).values_list(
+        "suggestion_id", "outcome", "outcome_at", "outcome_version_id", "outcome_text")
+    return {pk: {"outcome": outcome, "outcome_at": at, "outcome_version_id": version_id,
+                 "lawyer_text": text if outcome == Outcome.MODIFIED else None}
+            for pk, outcome, at, version_id, text in rows}
 
 
 def _engine_entry(row: KnownEntry) -> OoxmlKnownEntry:
@@ -79,12 +96,23 @@ class _StoredSuggestion:
 
 
 def rejected_records(*, document: Document) -> list[RejectedSuggestion]:
-    """Every rejection on this document, as the pipeline's suppression and prompts need them."""
-    rows = KnownEntry.objects.filter(document=document, outcome=Outcome.REJECTED).select_related(
-        "suggestion", "rejection")
+    """Every rejection on this document, as the re-run prompt needs them."""
+    return _records(KnownEntry.objects.filter(document=document, outcome=Outcome.REJECTED))
+
+
+def suppression_records(*, document: Document) -> list[RejectedSuggestion]:
+    """Everything written into this document that a re-run must not propose again: every entry but
+    the ``missing`` ones (rejections first, so a suppression names the rejection when there is one)."""
+    rows = KnownEntry.objects.filter(document=document).exclude(outcome=Outcome.MISSING)
+    return _records(rows.filter(outcome=Outcome.REJECTED)) + _records(rows.exclude(outcome=Outcome.REJECTED))
+
+
+def _records(rows: QuerySet[KnownEntry]) -> list[RejectedSuggestion]:
+    rows = rows.select_related("suggestion", "rejection").order_by("pk")
     return [
         rejected_suggestion(
-            _engine_entry(row), reason=row.rejection.reason if hasattr(row, "rejection") else row.outcome_reason,
+            _engine_entry(row),
+            reason=row.rejection.reason if hasattr(row, "rejection") else f"{row.outcome}: {row.outcome_reason}",
             suggestion=_StoredSuggestion(row.suggestion) if row.suggestion else None,
             document_context=row.document_context,
         )
@@ -98,9 +126,13 @@ def outcomes_detect(*, version: DocumentVersion) -> dict[str, int]:
 
     Idempotent: an unchanged outcome is left as it was (a rejection keeps its first
     ``rejected_at``). New rejections are learned into the workspace preferences.
+    Only entries recorded before this version was uploaded are judged: a file older
+    than the export cannot hold the lawyer's answer to it (re-running an old version
+    must not turn everything exported since into rejections).
     """
     document = version.document
-    rows = list(KnownEntry.objects.select_for_update(of=("self",)).filter(document=document)
+    rows = list(KnownEntry.objects.select_for_update(of=("self",))
+                .filter(document=document, created_at__lt=version.created_at)
                 .exclude(run__document_version=version).order_by("pk"))
     if not rows:
         return {}
@@ -111,55 +143,90 @@ def outcomes_detect(*, version: DocumentVersion) -> dict[str, int]:
         raise ApplicationError(exc.code, exc.message, status=422) from None
     now = timezone.now()
     counts: dict[str, int] = {}
-    new_rejections: list[Rejection] = []
+    decided = False
     for row, outcome in zip(rows, found, strict=True):
         counts[outcome.status] = counts.get(outcome.status, 0) + 1
-        if row.outcome == outcome.status:
+        if row.outcome == outcome.status and row.outcome_text == outcome.current_text:
             continue
-        row.outcome, row.outcome_reason = outcome.status, outcome.reason[:300]
+        # Preferences learn again when a decision that teaches appears, changes or goes.
+        decided = decided or (row.outcome != outcome.status and (row.outcome in _TEACHING or outcome.status in _TEACHING))
+        row.outcome, row.outcome_reason, row.outcome_text = outcome.status, outcome.reason[:300], outcome.current_text
         row.outcome_at, row.outcome_version = now, version
-        row.save(update_fields=["outcome", "outcome_reason", "outcome_at", "outcome_version"])
+        row.save(update_fields=["outcome", "outcome_reason", "outcome_text", "outcome_at", "outcome_version"])
         if outcome.status == Outcome.REJECTED:
-            rejection, created = Rejection.objects.get_or_create(
+            Rejection.objects.get_or_create(
                 entry=row, defaults={"reason": outcome.reason[:300], "document_context": row.document_context,
                                      "rejected_at": now})
-            if created:
-                new_rejections.append(rejection)
-    if new_rejections:
-        preferences_learn(workspace=document.workspace, rejections=new_rejections)
+    if decided:
+        preferences_learn(workspace=document.workspace)
     return counts
 
 
-def preferences_learn(*, workspace: Workspace, rejections: list[Rejection]) -> PreferencesVersion | None:
-    """Append guidance learned from ``rejections`` as a new preferences version; each line keeps its sources."""
-    by_entry = {r.entry.entry_id: r for r in rejections}
-    records = [
-        rejected_suggestion(_engine_entry(r.entry), reason=r.reason,
-                            suggestion=_StoredSuggestion(r.entry.suggestion) if r.entry.suggestion else None,
-                            document_context=r.document_context)
-        for r in rejections
-    ]
+def preferences_learn(*, workspace: Workspace) -> PreferencesVersion | None:
+    """Relearn the workspace's guidance from every accepted and rejected suggestion, as a new version.
+
+    Each line carries its counts (in the text) and its sources (stored); the lines
+    learned before are replaced, so a position the lawyer has since contradicted
+    is revised rather than kept beside its opposite. None when nothing changed.
+    """
+    rows = KnownEntry.objects.filter(workspace=workspace, outcome__in=_TEACHING)
+    rejected = _records(rows.filter(outcome=Outcome.REJECTED))
+    accepted = _records(rows.filter(outcome=Outcome.ACCEPTED))
+    entries = {e.entry_id: e for e in rows}  # entry ids are unique per document; lines cite across documents
     current = preferences_current(workspace=workspace)
-    text = current.text if current else DEFAULT_PREFERENCES
-    lines = learn_guidance(records, existing=text)
-    if not lines:
+    before = LearnedLine.objects.filter(version__workspace=workspace)
+    lines = learn_guidance(rejected, accepted=accepted)
+    learned_before = set(before.values_list("line", flat=True))
+    text = relearned(current.text if current else "", lines, learned_before=learned_before,
+                     sections_before=set(before.values_list("section", flat=True)) - {""})
+    if current is not None and text == current.text:
         return None
-    version = preferences_save(
-        workspace=workspace, text=update_preferences(text, "append", as_markdown(lines)),
-        author_kind=PreferencesVersion.Author.LEARNING,
-        reason=f"learned from {len(rejections)} rejection(s)",
-    )
-    for line in lines:
-        learned = LearnedLine.objects.create(version=version, line=line.text)
-        learned.rejections.set([by_entry[i] for i in line.rejection_ids if i in by_entry])
+    version = preferences_save(workspace=workspace, text=text, author_kind=PreferencesVersion.Author.LEARNING,
+                               reason=f"learned from {len(accepted)} accepted and {len(rejected)} rejected suggestion(s)")
+    kept = {line.strip() for line in current.text.splitlines()} & learned_before if current else set()
+    for line in (x for x in lines if x.text not in kept):  # a line unchanged since it was learned keeps its record
+        learned = LearnedLine.objects.create(version=version, line=line.text, section=line.section,
+                                             accepted=len(line.accepted_ids), rejected=len(line.rejection_ids))
+        learned.sources.set([entries[i] for i in (*line.rejection_ids, *line.accepted_ids) if i in entries])
     return version
 
 
+def learned_lines_current(*, workspace: Workspace) -> list[dict[str, Any]]:
+    """Each learned line still in the current preferences, with its counts and its sources
+    (the suggestions whose outcomes taught it: id, outcome, when recorded and when decided)."""
+    current = preferences_current(workspace=workspace)
+    present = {line.strip() for line in current.text.splitlines()} if current else set()
+    rows = (LearnedLine.objects.filter(version__workspace=workspace).select_related("version")
+            .prefetch_related(Prefetch("sources", queryset=KnownEntry.objects.select_related("suggestion", "rejection")
+                                       .order_by("created_at", "pk")))
+            .order_by("-version__number", "pk"))
+    out: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        if row.line.strip() not in present or row.line in out:
+            continue  # revised away, or an older copy of a line learned again
+        out[row.line] = {
+            "line": row.line, "version": row.version.number, "accepted": row.accepted, "rejected": row.rejected,
+            "sources": [_source(e) for e in row.sources.all()],
+        }
+    return list(out.values())
+
+
+def _source(e: KnownEntry) -> dict[str, Any]:
+    return {"suggestion_id": e.suggestion.sid if e.suggestion else None, "suggestion_pk": e.suggestion_id,
+            "entry_id": e.entry_id, "document_id": e.document_id, "run_id": e.run_id, "outcome": e.outcome,
+            "recorded_at": e.created_at, "outcome_at": e.outcome_at,
+            "reason": e.rejection.reason if hasattr(e, "rejection") else e.outcome_reason}
+
+
 def document_feedback_json(*, document: Document) -> dict[str, Any]:
-    """The seed's ``feedback.json`` for a document: every known entry and every rejection."""
-    rows = list(KnownEntry.objects.filter(document=document).select_related("rejection").order_by("created_at", "pk"))
+    """The seed's ``feedback.json`` for a document: every known entry and every rejection, each with
+    the id of the suggestion that wrote it and its outcome."""
+    rows = list(KnownEntry.objects.filter(document=document).select_related("rejection", "suggestion")
+                .order_by("created_at", "pk"))
     entries = {row.pk: FeedbackEntry.from_entry(_engine_entry(row), document_context=row.document_context,
-                                                created_at=row.created_at) for row in rows}
+                                                created_at=row.created_at, outcome=row.outcome,
+                                                suggestion_id=row.suggestion.sid if row.suggestion else None)
+               for row in rows}
     rejections = [FeedbackRejection(entries[row.pk], row.rejection.reason, row.rejection.rejected_at)
                   for row in rows if hasattr(row, "rejection")]
     stamps = [document.created_at, *(r.created_at for r in rows), *(r.outcome_at for r in rows if r.outcome_at)]

@@ -7,6 +7,7 @@ from django.db import transaction
 from django.db.models import Max
 
 from ..errors import ApplicationError, NotFound
+from ..learning.preferences import clean_preferences
 from ..models import PreferencesVersion, Workspace
 from .audit import audit_record
 
@@ -26,7 +27,11 @@ def preferences_save(
     author: AbstractBaseUser | None = None,
     reason: str = "",
 ) -> PreferencesVersion:
-    """Store ``text`` as the next version; unchanged text creates nothing and returns the current one."""
+    """Store ``text`` as the next version; unchanged text creates nothing and returns the current one.
+
+    Every path (people, the model, learning) stores :func:`clean_preferences` text: no placeholder, no doubled bullets.
+    """
+    text = clean_preferences(text)
     if len(text) > MAX_CHARS:
         raise ApplicationError("too_large", f"Preferences are limited to {MAX_CHARS} characters.", status=422)
     Workspace.objects.select_for_update().filter(pk=workspace.pk).first()  # serialise version numbers

@@ -81,11 +81,10 @@ def revisions_apply(
         raise ApplicationError("no_matching_revisions", "No pending tracked change matches the selection.",
                                status=422, detail={"authors": authors, "revision_ids": revision_ids, "anchors": anchors})
     stem = version.filename.rsplit(".", 1)[0] or "document"
-    new_version, _job, _created = document_version_create(
+    return document_version_create(
         workspace=document.workspace, data=result.docx, filename=f"{stem} ({action}ed).docx",
-        uploaded_by=uploaded_by, title=document.title,
-    )
-    return new_version
+        uploaded_by=uploaded_by, title=document.title, document_id=document.pk,
+    ).version
 
 
 def _anchored(version: DocumentVersion) -> bytes:

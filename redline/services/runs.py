@@ -40,7 +40,7 @@ from ..ooxml.writer import redline_document
 from ..progress import AttemptSuperseded, ProgressCallback
 from .cache import analysis_cache
 from .documents import document_version_read, docx_read
-from .learning import known_entries_record, outcomes_detect, rejected_records
+from .learning import known_entries_record, outcomes_detect, rejected_records, suppression_records
 from .playbooks import playbook_version_spec
 from .preferences import preferences_current, preferences_save
 from .providers import provider_build, provider_identity
@@ -147,7 +147,7 @@ def _review(run: AnalysisRun, progress: ProgressCallback) -> ReviewResult:
             preferences_text=_preferences_text(run),
             preferences_version=str(run.preferences_version or 0),
             cache=analysis_cache(),
-            suppress=Suppressor(rejected),
+            suppress=Suppressor(suppression_records(document=document)),
             progress=progress,
             graph=contract_graph(version=run.document_version),
         )
@@ -217,20 +217,39 @@ def run_redline(*, run: AnalysisRun, suggestion_ids: list[str] | None = None, au
                 ) -> tuple[bytes, list[dict[str, Any]]]:
     """The run's document with the chosen suggestions (default: all) as tracked changes and comments.
 
-    Returns the .docx bytes (with ``RedlineDocID``) and one result per op.
+    Returns the .docx bytes (with ``RedlineDocID``) and one result per op. Only reads:
+    a preview records nothing (see :func:`run_export`).
     """
+    data, log, _ = _render(run, suggestion_ids, author)
+    return data, log
+
+
+def run_export(*, run: AnalysisRun, suggestion_ids: list[str] | None = None, author: str = "Redline AI"
+               ) -> tuple[bytes, list[dict[str, Any]]]:
+    """:func:`run_redline`, and what it wrote recorded as known entries (idempotent).
+
+    This is the one place a downloaded redline starts the learning loop: the file
+    is going to the lawyer, so its suggestions' outcomes will be read when it comes back.
+    """
+    data, log, written = _render(run, suggestion_ids, author)
+    known_entries_record(run=run, written=written)
+    return data, log
+
+
+def _render(run: AnalysisRun, suggestion_ids: list[str] | None, author: str
+            ) -> tuple[bytes, list[dict[str, Any]], list[tuple[dict[str, Any], Suggestion]]]:
     qs = run.suggestions.order_by("position")
     if suggestion_ids:
         qs = qs.filter(sid__in=suggestion_ids)
         if qs.count() != len(set(suggestion_ids)):
             raise ApplicationError("unknown_suggestion", "Some suggestion ids do not belong to this run.",
                                    detail={"known": list(qs.values_list("sid", flat=True))})
-    ops = [op_from_json(i, s.op) for i, s in enumerate(qs)]
+    rows = list(qs)
+    ops = [op_from_json(i, s.op) for i, s in enumerate(rows)]
     anchored = docx_read(document_version_read(version=run.document_version)).docx
     try:
         out = redline_document(anchored, ops, author=author)
     except DocxError as exc:
         raise ApplicationError(exc.code, exc.message, status=422) from None
-    rows = list(qs)
-    known_entries_record(run=run, written=[(r.entry.to_json(), rows[r.op.index]) for r in out.results if r.entry])
-    return out.docx, [r.to_log() for r in out.results]
+    written = [(r.entry.to_json(), rows[r.op.index]) for r in out.results if r.entry]
+    return out.docx, [r.to_log() for r in out.results], written

@@ -11,7 +11,7 @@ from redline.services.playbooks import playbook_default_install
 
 @pytest.fixture
 def suggestion(alice, simple_docx) -> Suggestion:
-    version, _, _ = document_version_create(workspace=alice.workspace, data=simple_docx, filename="a.docx",
+    version, *_ = document_version_create(workspace=alice.workspace, data=simple_docx, filename="a.docx",
                                             uploaded_by=None)
     run = AnalysisRun.objects.create(workspace=alice.workspace, document_version=version, provider="offline",
                                      playbook_version=playbook_default_install(workspace=alice.workspace),

@@ -13,7 +13,7 @@ from redline.services.playbooks import playbook_default_install
 
 
 def _seed(member, simple_docx) -> AnalysisRun:
-    version, _, _ = document_version_create(workspace=member.workspace, data=simple_docx, filename="a.docx",
+    version, *_ = document_version_create(workspace=member.workspace, data=simple_docx, filename="a.docx",
                                             uploaded_by=None)
     run = AnalysisRun.objects.create(workspace=member.workspace, document_version=version, provider="offline",
                                      playbook_version=playbook_default_install(workspace=member.workspace),

@@ -56,6 +56,10 @@ def test_a_finished_runs_suggestions_are_served_from_the_cache(alice, bob, contr
     assert not any("redline_suggestion" in q["sql"] for q in second.captured_queries)  # not read again
     assert any("redline_suggestion" in q["sql"] for q in first.captured_queries)
     assert bob.api().get(url).status_code == 404  # the cache never skips the workspace check
+    # An export changes the outcomes, so the body: never a stale cached one.
+    assert {s["outcome"] for s in cached.json()} == {None}
+    alice.api().post(f"/api/runs/{run.pk}/export", {}, content_type="application/json")
+    assert "pending" in {s["outcome"] for s in alice.api().get(url).json()}
 
 
 @pytest.mark.django_db(transaction=True)

@@ -35,11 +35,14 @@ def test_rejections_are_learned_and_never_suggested_again(alice, tmp_path):
     # 1. First run: the export carries RedlineDocID and every written suggestion is a known entry.
     first = _run(alice, doc_id)
     assert first["stats"]["mode"] == "first_run"
-    redline = alice.api().get(f"/api/runs/{first['id']}/redline.docx").content
+    redline = alice.api().post(f"/api/runs/{first['id']}/export", {}, content_type="application/json").content
     assert read_document(redline, anchor=False).doc_id == up["document"]["doc_id"]
     entries = KnownEntry.objects.filter(document_id=doc_id)
     kinds = set(entries.values_list("operation_type", flat=True))
     assert "COMMENT" in kinds and kinds & OUR_EDITS
+    sent = alice.api().get(f"/api/runs/{first['id']}/suggestions").json()  # (cached: a finished run)
+    assert sum(s["outcome"] == "pending" for s in sent) == entries.count()
+    assert {s["outcome"] for s in sent} <= {"pending", None} and not any(s["outcome_at"] for s in sent)
 
     # 2. The lawyer rejects every tracked change (all ours) in LibreOffice, keeps the comments, saves there.
     returned = libreoffice_lawyer(redline, [{"do": "reject_all"}])
@@ -54,10 +57,23 @@ def test_rejections_are_learned_and_never_suggested_again(alice, tmp_path):
     assert set(entries.filter(operation_type="COMMENT").values_list("outcome", flat=True)) == {Outcome.PENDING}
     assert Rejection.objects.filter(entry__document_id=doc_id).count() == edits.count()
     learned = PreferencesVersion.objects.filter(workspace=alice.workspace).order_by("-number").first()
-    assert learned.author_kind == PreferencesVersion.Author.LEARNING and "rejection" in learned.reason
-    cited = set(LearnedLine.objects.filter(version=learned).values_list("rejections__entry__entry_id", flat=True))
+    assert learned.author_kind == PreferencesVersion.Author.LEARNING and "rejected" in learned.reason
+    cited = set(LearnedLine.objects.filter(version=learned).values_list("sources__entry_id", flat=True))
     assert cited and cited <= set(edits.values_list("entry_id", flat=True))
     assert second["preferences_version"] == learned.number  # the re-run read what was learned
+
+    # The outcomes are in the suggestions API, and the preferences API names each line's sources.
+    by_sid = {s["id"]: s for s in alice.api().get(f"/api/runs/{first['id']}/suggestions").json()}
+    for e in entries.select_related("suggestion"):
+        s = by_sid[e.suggestion.sid]
+        assert s["outcome"] == e.outcome and s["outcome_version_id"] == back.json()["version"]["id"]
+        assert s["outcome_at"] is not None and s["lawyer_text"] is None  # none was modified
+    prefs = alice.api().get("/api/preferences").json()
+    assert prefs["version"] == learned.number and prefs["learned"]
+    for line in prefs["learned"]:
+        assert line["line"] in prefs["text"] and line["rejected"] == len(line["sources"]) > 0
+        assert {s["outcome"] for s in line["sources"]} == {"rejected"}
+        assert all(by_sid[s["suggestion_id"]]["outcome"] == "rejected" and s["outcome_at"] for s in line["sources"])
 
     # 4. Nothing rejected comes back, though the unchanged text would trigger the same rules.
     rejected = {(e.rule_key, e.suggestion.data["quote"], e.suggestion.data["new_text"])
@@ -84,6 +100,9 @@ def test_rejections_are_learned_and_never_suggested_again(alice, tmp_path):
     assert fb["document_id"] == up["document"]["doc_id"]
     assert len(fb["known_entries"]) == entries.count() and len(fb["rejections"]) == edits.count()
     assert {"reason", "rejected_at"} <= set(fb["rejections"][0])
-    third_export = alice.api().get(f"/api/runs/{first['id']}/redline.docx")
+    assert {(e["suggestion_id"], e["outcome"]) for e in fb["known_entries"]} == {
+        (e.suggestion.sid, e.outcome) for e in entries.select_related("suggestion")}
+    assert {r["outcome"] for r in fb["rejections"]} == {"rejected"}
+    third_export = alice.api().post(f"/api/runs/{first['id']}/export", {}, content_type="application/json")
     assert third_export.status_code == 200 and KnownEntry.objects.filter(document_id=doc_id).count() == len(
         fb["known_entries"])

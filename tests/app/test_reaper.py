@@ -19,7 +19,7 @@ from redline.services.runs import run_request
 
 def _running_run(member, docx: bytes, *, idle_minutes: float) -> AnalysisRun:
     """A run whose job started and last reported progress ``idle_minutes`` ago (never dispatched here)."""
-    version, _, _ = document_version_create(workspace=member.workspace, data=docx, filename="a.docx",
+    version, *_ = document_version_create(workspace=member.workspace, data=docx, filename="a.docx",
                                             uploaded_by=None)
     run, _ = run_request(version=version, playbook_version=playbook_default_install(workspace=member.workspace),
                          provider="offline")
@@ -75,7 +75,7 @@ def test_a_database_outage_leaves_the_run_running_for_the_retry_and_giving_up_en
     from redline.services import runs
     from redline.tasks import job_retry_or_fail, job_run
 
-    version, _, _ = document_version_create(workspace=alice.workspace, data=simple_docx, filename="a.docx",
+    version, *_ = document_version_create(workspace=alice.workspace, data=simple_docx, filename="a.docx",
                                             uploaded_by=None)
     run, _ = run_request(version=version, playbook_version=playbook_default_install(workspace=alice.workspace),
                          provider="offline")

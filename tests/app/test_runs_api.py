@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import io
+import re
+import zipfile
+
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
@@ -17,6 +21,12 @@ from tests.support import oracles
 @pytest.fixture(scope="module")
 def contract(tmp_path_factory) -> bytes:
     return make_contract(tmp_path_factory.mktemp("runs") / "c.docx", 3).read_bytes()
+
+
+def _parts(docx: bytes) -> dict[str, bytes]:
+    """A .docx's parts, without the times two writes of the same document differ by (zip entries, w:date)."""
+    with zipfile.ZipFile(io.BytesIO(docx)) as z:
+        return {n: re.sub(rb' w:date="[^"]*"', b"", z.read(n)) for n in z.namelist()}
 
 
 def _review(member, data: bytes) -> tuple[dict, dict]:
@@ -61,17 +71,32 @@ def test_run_produces_anchored_suggestions_with_patches_and_a_redline(alice, bob
     assert stats["comments"] >= sum(1 for s in suggestions if s["kind"] == "comment")
     assert oracles.opens(out)
 
-    # What was written is recorded once as known entries, even when exported twice.
+    # Reads have no side effects: previewing twice records nothing, and analytics see no outcome.
+    assert _parts(alice.api().get(f"/api/runs/{run['id']}/redline.docx").content) == _parts(resp.content)
+    assert not KnownEntry.objects.exists()
+    totals = alice.api().get("/api/analytics?time_range=all").json()["totals"]
+    assert totals["suggestions"] == len(suggestions) and sum(totals["outcomes"].values()) == 0
+
+    # The export (a POST) returns the same file and records what it wrote, once even when exported twice.
     _, log = run_redline(run=AnalysisRun.objects.get(pk=run["id"]))
     applied = {line["id"] for line in log if line["status"] == "applied"}
+    for _ in range(2):
+        export = alice.api().post(f"/api/runs/{run['id']}/export", {}, content_type="application/json")
+        assert export.status_code == 200 and _parts(export.content) == _parts(resp.content)
+        assert export["Content-Disposition"] == resp["Content-Disposition"]
     assert applied and KnownEntry.objects.filter(run_id=run["id"]).count() == len(applied)
     assert set(KnownEntry.objects.values_list("entry_id", flat=True)) == applied
+    assert set(KnownEntry.objects.values_list("outcome", flat=True)) == {"pending"}
+    assert bob.api().post(f"/api/runs/{run['id']}/export", {}, content_type="application/json").status_code == 404
 
     # A chosen subset only.
     first = suggestions[0]["id"]
     subset = alice.api().get(f"/api/runs/{run['id']}/redline.docx?suggestions={first}")
     assert subset.status_code == 200
     bad = alice.api().get(f"/api/runs/{run['id']}/redline.docx?suggestions=nope")
+    assert bad.status_code == 400 and bad.json()["code"] == "unknown_suggestion"
+    bad = alice.api().post(f"/api/runs/{run['id']}/export", {"suggestions": ["nope"]},
+                           content_type="application/json")
     assert bad.status_code == 400 and bad.json()["code"] == "unknown_suggestion"
 
 

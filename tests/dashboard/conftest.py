@@ -109,7 +109,7 @@ def seed_run(member, docx: bytes, version: PlaybookVersion) -> Seeded:
     Rows are written directly: analytics and the run page only read them, and the
     real pipeline is exercised by the run-progress tests.
     """
-    doc_version, _, _ = document_version_create(workspace=member.workspace, data=docx, filename="msa.docx",
+    doc_version, *_ = document_version_create(workspace=member.workspace, data=docx, filename="msa.docx",
                                                 uploaded_by=None)
     run = AnalysisRun.objects.create(
         workspace=member.workspace, document_version=doc_version, playbook_version=version, provider="offline",
@@ -143,8 +143,8 @@ def seed_run(member, docx: bytes, version: PlaybookVersion) -> Seeded:
                                          rejected_at=timezone.now())
     prefs = preferences_save(workspace=member.workspace, text="# Review Preferences\n\n- Keep late fees as drafted.",
                              author_kind=PreferencesVersion.Author.LEARNING, reason="learned from 1 rejection(s)")
-    learned = LearnedLine.objects.create(version=prefs, line="- Keep late fees as drafted.")
-    learned.rejections.set([rejection])
+    learned = LearnedLine.objects.create(version=prefs, line="- Keep late fees as drafted.", rejected=1)
+    learned.sources.set([entry])
     return Seeded(run, suggestions, rejection, learned)
 
 

@@ -245,7 +245,7 @@ def test_edit_and_restore_preferences(page: Page, alice, simple_docx):
 
 def test_watch_a_run_reach_done(page: Page, alice):
     playbook = playbook_default_install(workspace=alice.workspace)
-    version, _, _ = document_version_create(workspace=alice.workspace, data=CONTRACT, filename="msa.docx",
+    version, *_ = document_version_create(workspace=alice.workspace, data=CONTRACT, filename="msa.docx",
                                             uploaded_by=None)
     assert in_process_worker().wait_idle(60)
     # Hold the job back until the page is open, so the page really watches it go from queued to done.

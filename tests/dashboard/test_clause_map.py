@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def version(alice) -> DocumentVersion:
-    created, _, _ = document_version_create(workspace=alice.workspace, data=CONTRACT, filename="msa.docx",
+    created, *_ = document_version_create(workspace=alice.workspace, data=CONTRACT, filename="msa.docx",
                                             uploaded_by=None)
     return created
 

@@ -8,7 +8,7 @@ from unittest import mock
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from redline.models import AnalysisRun, DocumentVersion, Feedback
+from redline.models import AnalysisRun, DocumentVersion, Feedback, KnownEntry
 from redline.worker import in_process_worker
 from tests.dashboard.conftest import CONTRACT, HTMX
 
@@ -39,6 +39,9 @@ def test_documents_home_sums_up_what_is_open_searches_and_uploads(reviewer, seed
     upload = reviewer.post("/documents/upload/", {"file": SimpleUploadedFile("supply.docx", CONTRACT)})
     version = DocumentVersion.objects.get(filename="supply.docx")
     assert upload.status_code == 302 and upload["Location"] == f"/documents/{version.document_id}/"
+    assert "Uploaded. Choose a playbook" in reviewer.get(upload["Location"]).content.decode()
+    again = reviewer.post("/documents/upload/", {"file": SimpleUploadedFile("supply.docx", CONTRACT)}, follow=True)
+    assert "This exact file was uploaded before" in again.content.decode()
     bad = reviewer.post("/documents/upload/", {"file": SimpleUploadedFile("notes.docx", b"not a zip")})
     assert bad.status_code == 422 and 'role="alert"' in bad.content.decode()
     assert DocumentVersion.objects.filter(filename="notes.docx").count() == 0
@@ -52,7 +55,7 @@ def test_run_page_groups_suggestions_with_context_verdicts_outcomes_and_votes(re
     assert '<blockquote class="context">The Supplier shall deliver the <mark>Goods</mark>.</blockquote>' in page
     assert 'class="badge verdict-FAIL">FAIL' in page and 'class="badge outcome-rejected">rejected' in page
     assert "hx-trigger" not in page.split('id="run-live"')[1].split(">")[0]  # finished: no polling
-    assert f'href="/runs/{seeded.run.pk}/redline.docx"' in page
+    assert f'action="/runs/{seeded.run.pk}/redline.docx"' in page
     first = seeded.suggestions[0]
     first.data["comment"] = "Late fees above the statutory rate are a penalty; keep them as drafted."
     first.data["validation"]["issues"] = [
@@ -93,7 +96,7 @@ def test_thumbs_feedback_with_optional_follow_up(reviewer, carol, seeded):
 def test_start_a_run_watch_progress_and_rerun(admin, alice, playbook):
     from redline.services.documents import document_version_create
 
-    version, _, _ = document_version_create(workspace=alice.workspace, data=CONTRACT, filename="msa.docx",
+    version, *_ = document_version_create(workspace=alice.workspace, data=CONTRACT, filename="msa.docx",
                                             uploaded_by=None)
     assert in_process_worker().wait_idle(60)
     with mock.patch("redline.jobs.job_dispatch") as dispatch:  # hold the job: see the queued state first
@@ -112,8 +115,10 @@ def test_start_a_run_watch_progress_and_rerun(admin, alice, playbook):
     body = done.content.decode()
     assert "Done" in body and "hx-trigger" not in body and "sixty (60) days" in body
     assert "Payment terms" in body and "<mark>ninety (90) days</mark>" in body
-    redline = admin.get(f"/runs/{run.pk}/redline.docx")
+    assert admin.get(f"/runs/{run.pk}/redline.docx").status_code == 405  # an export records: POST only
+    redline = admin.post(f"/runs/{run.pk}/redline.docx")
     assert redline.status_code == 200 and redline.content[:2] == b"PK"
+    assert KnownEntry.objects.filter(run=run).exists()
     again = admin.post(f"/runs/{run.pk}/rerun/", follow=True)
     assert "Nothing changed since this review" in again.content.decode()
     assert AnalysisRun.objects.count() == 1

@@ -63,23 +63,32 @@ def test_times_are_written_as_the_seed_writes_them():
 def test_feedback_json_has_the_seeds_shape(written, reviewed):
     entries = list(written.entries.values())
     created, later = datetime(2026, 1, 14, 10, tzinfo=UTC), datetime(2026, 1, 14, 11, tzinfo=UTC)
-    known = [FeedbackEntry.from_entry(e, document_context=e.original_text, created_at=created) for e in entries]
+    found = detect_outcomes(reviewed, entries)
+    known = [FeedbackEntry.from_entry(e, document_context=e.original_text, created_at=created,
+                                      suggestion_id=f"s-{e.id}", outcome=o.status.value)
+             for e, o in zip(entries, found, strict=True)]
     by_id = {k.id: k for k in known}
     rejections = [FeedbackRejection(by_id[e.id], o.reason, later)
-                  for e, o in zip(entries, detect_outcomes(reviewed, entries), strict=True) if o.status is Status.REJECTED]
+                  for e, o in zip(entries, found, strict=True) if o.status is Status.REJECTED]
     doc = feedback_json(document_id=written.output.document_id, created_at=created, last_updated=later,
                         known_entries=known, rejections=rejections)
     assert list(doc) == ["document_id", "created_at", "last_updated", "known_entries", "rejections"]
     assert (doc["document_id"], doc["created_at"], doc["last_updated"]) == (
         written.output.document_id, "2026-01-14T10:00:00Z", "2026-01-14T11:00:00Z")
+    # The seed's keys in the seed's order, then the suggestion id and the outcome.
     assert list(doc["known_entries"][0]) == ["id", "operation_type", "durable_id", "comment_text", "document_context",
-                                             "bookmark_id", "original_text", "new_text", "position", "created_at"]
+                                             "bookmark_id", "original_text", "new_text", "position", "created_at",
+                                             "suggestion_id", "outcome"]
     assert list(doc["rejections"][0]) == ["id", "operation_type", "durable_id", "comment_text", "document_context",
-                                          "bookmark_id", "original_text", "new_text", "reason", "rejected_at"]
+                                          "bookmark_id", "original_text", "new_text", "reason", "rejected_at",
+                                          "suggestion_id", "outcome"]
     assert {e["operation_type"] for e in doc["known_entries"]} == {"COMMENT", "REWRITE", "INSERT", "DELETE",
                                                                    "REPLACE_TEXT"}
     comment = next(e for e in doc["known_entries"] if e["id"] == written.entries["comment_pending"].id)
     assert comment["durable_id"] == written.entries["comment_pending"].durable_id != ""
+    assert {e["id"]: e["outcome"] for e in doc["known_entries"]} == {e.id: o.status.value
+                                                                     for e, o in zip(entries, found, strict=True)}
+    assert all(r["outcome"] == "rejected" and r["suggestion_id"] == f"s-{r['id']}" for r in doc["rejections"])
     rewrite = next(r for r in doc["rejections"] if r["id"] == written.entries["rewrite_rejected"].id)
     assert rewrite["reason"].endswith("still contains the original text")
     assert rewrite["rejected_at"] == "2026-01-14T11:00:00Z"

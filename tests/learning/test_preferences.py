@@ -8,11 +8,14 @@ from redline.analysis.playbook import default_playbook
 from redline.analysis.prompts import PromptMode, system_prompt
 from redline.learning.outcomes import Status, detect_outcomes
 from redline.learning.preferences import (
-    DEFAULT_PREFERENCES,
+    PLACEHOLDER,
+    PREFERENCES_HEADING,
     GuidanceLine,
     as_markdown,
+    clean_preferences,
     learn_guidance,
     preferences_diff,
+    relearned,
     update_preferences,
 )
 from redline.learning.suppression import RejectedSuggestion, rejected_suggestion
@@ -46,7 +49,7 @@ def test_update_preferences_follows_the_seed(text, action, lines, expected):
 
 def test_update_preferences_refuses_other_actions():
     with pytest.raises(ValueError, match="append"):
-        update_preferences(DEFAULT_PREFERENCES, "delete", ["x"])  # type: ignore[arg-type]
+        update_preferences(PREFERENCES_HEADING, "delete", ["x"])  # type: ignore[arg-type]
 
 
 def test_every_learned_line_cites_the_rejections_it_came_from():
@@ -76,7 +79,7 @@ def test_guidance_is_grouped_by_category_and_rule_and_deterministic():
 
 def test_learning_the_same_rejections_twice_adds_nothing():
     first = learn_guidance([PAYMENT])
-    text = update_preferences(DEFAULT_PREFERENCES, "append", as_markdown(first))
+    text = update_preferences(PREFERENCES_HEADING, "append", as_markdown(first))
     assert learn_guidance([PAYMENT], existing=text) == []
 
 
@@ -94,7 +97,7 @@ def test_a_rejection_in_a_real_document_becomes_a_cited_line_in_the_rerun_prompt
     rejected = [rejected_suggestion(e, reason=o.reason)
                 for e, o in zip(entries, detect_outcomes(reviewed, entries), strict=True) if o.status is Status.REJECTED]
     lines = learn_guidance(rejected)
-    text = update_preferences(DEFAULT_PREFERENCES, "append", as_markdown(lines))
+    text = update_preferences(PREFERENCES_HEADING, "append", as_markdown(lines))
     prompt = system_prompt(PromptMode.RERUN, prior_rejections=[r.to_rejection() for r in rejected],
                            preferences_text=text)
     deleted = written.entries["comment_deleted"]
@@ -102,3 +105,59 @@ def test_a_rejection_in_a_real_document_becomes_a_cited_line_in_the_rerun_prompt
     assert line.rejection_ids == (deleted.id,)
     assert line.text in prompt
     assert isinstance(line, GuidanceLine)
+
+
+def _payments(prefix: str, n: int) -> list[RejectedSuggestion]:
+    """``n`` identical payment-term changes (90 → 60 days) in different clauses."""
+    return [rejection(f"{prefix}{i:02d}", "REPLACE_TEXT", quote="ninety (90) days", new="sixty (60) days",
+                      original=f"{i}.1 Invoices under schedule {i} shall be paid within ninety (90) days.")
+            for i in range(n)]
+
+
+RULES = {r.key: r for r in default_playbook().rules}
+
+
+def test_preferences_learn_from_both_sides_with_counts():
+    took, refused = _payments("a", 5), _payments("r", 1)
+    lines = learn_guidance(refused, accepted=took, rules=RULES)
+    texts = [line.text for line in lines]
+    ask = next(t for t in texts if t.startswith("- Ask for 60 days instead of 90 days under this rule"))
+    assert ask.endswith("(accepted 5 of 6).") and "playbook limit: payment_days <= 60 days" in ask
+    assert not any("Treat 90 days as acceptable" in t for t in texts)  # outvoted: no line for the other side
+    line = next(x for x in lines if x.text == ask)
+    assert set(line.accepted_ids) == {t.id for t in took} and line.rejection_ids == ("r00",)
+    only_refused = learn_guidance(_payments("r", 3), rules=RULES)
+    assert any(x.text.startswith("- Treat 90 days as acceptable") and x.text.endswith("(rejected 3 of 3).")
+               for x in only_refused)
+
+
+def test_an_even_split_says_so_instead_of_teaching_either_side():
+    """The issue's case: 7 of 14 identical changes accepted is no reason to "treat 90 days as acceptable"."""
+    texts = [x.text for x in learn_guidance(_payments("r", 7), accepted=_payments("a", 7), rules=RULES)]
+    assert not any(t.startswith(("- Treat", "- Ask for", "- Keep", "- Propose")) for t in texts)
+    split = [t for t in texts if t.startswith("- Decisions are split on 90 days")]
+    assert split == [next(t for t in texts if "(7 accepted, 7 rejected)" in t and "90 days under" in t)]
+
+
+def test_a_contradicted_line_is_revised_not_kept_beside_its_opposite():
+    first = learn_guidance(_payments("r", 2), rules=RULES)
+    v1 = relearned(PREFERENCES_HEADING + "\n\n- Written by a person.", first, learned_before=set(),
+                   sections_before=set())
+    assert v1.count("Treat 90 days as acceptable") == 1 and "- Written by a person." in v1
+    later = learn_guidance(_payments("r", 2), accepted=_payments("a", 6), rules=RULES)
+    v2 = relearned(v1, later, learned_before={x.text for x in first}, sections_before={x.section for x in first})
+    assert "Treat 90 days as acceptable" not in v2 and "Keep \"ninety (90) days\"" not in v2
+    assert v2.count("- Ask for 60 days instead of 90 days") == 1 and "(accepted 6 of 8)" in v2
+    assert v2.count("## Payment terms") == 1 and v2.startswith(PREFERENCES_HEADING)
+    assert "- Written by a person." in v2  # what people wrote is never relearned away
+    # Relearning the same decisions changes nothing.
+    assert relearned(v2, later, learned_before={x.text for x in later}, sections_before={"## Payment terms"}) == v2
+
+
+def test_no_placeholder_and_no_doubled_bullets_are_ever_stored():
+    seed_text = f"{PREFERENCES_HEADING}\n\n{PLACEHOLDER}"
+    grown = update_preferences(seed_text, "append", ["- - Keep late fees as drafted.", "*  - Prefer 30 days."])
+    assert clean_preferences(grown) == f"{PREFERENCES_HEADING}\n\n- Keep late fees as drafted.\n- Prefer 30 days."
+    assert PLACEHOLDER not in relearned(seed_text, learn_guidance(_payments("r", 1)), learned_before=set(),
+                                        sections_before=set())
+    assert relearned("", [], learned_before=set(), sections_before=set()) == PREFERENCES_HEADING
