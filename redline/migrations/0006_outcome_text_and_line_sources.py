@@ -16,7 +16,7 @@ def rejections_to_sources(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('redline', '0004_audit'),
+        ('redline', '0005_leases_heartbeats'),
     ]
 
     operations = [
