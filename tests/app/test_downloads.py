@@ -47,7 +47,7 @@ def test_a_large_file_response_is_read_one_block_at_a_time():
 
 @pytest.mark.django_db(transaction=True)
 def test_downloads_and_static_files_through_uvicorn_without_the_sync_iterator_warning(alice, simple_docx):
-    version, _, _ = document_version_create(workspace=alice.workspace, data=simple_docx, filename="a.docx",
+    version, *_ = document_version_create(workspace=alice.workspace, data=simple_docx, filename="a.docx",
                                             uploaded_by=None)
     with warnings.catch_warnings(record=True) as caught, asgi_server() as server:
         warnings.simplefilter("always")

@@ -60,7 +60,7 @@ def test_a_killed_attempt_is_resumed_after_its_lease_and_the_run_ends_done_once(
     from redline import jobs
 
     settings.CELERY_BROKER_URL = ""
-    version, _, _ = document_version_create(workspace=alice.workspace, data=simple_docx, filename="a.docx",
+    version, *_ = document_version_create(workspace=alice.workspace, data=simple_docx, filename="a.docx",
                                             uploaded_by=None)
     assert in_process_worker().wait_idle(60)
     monkeypatch.setattr(jobs, "job_dispatch", lambda job_id: None)  # this one's message reaches a doomed worker
