@@ -235,8 +235,9 @@ def test_the_workspace_switcher_switches(browser, base_url, alice):
     try:
         sign_in(page, "alice")
         expect(page.get_by_text("Contracts uploaded to Alice LLP")).to_be_visible()
+        page.wait_for_load_state("load")  # the text shows before the deferred script listens for the change
         page.get_by_label("Workspace").select_option(label="Bob & Partners")
-        expect(page.get_by_text("Contracts uploaded to Bob & Partners")).to_be_visible()
+        expect(page.get_by_text("Contracts uploaded to Bob & Partners")).to_be_visible(timeout=15_000)
         expect(page.get_by_label("Workspace")).to_have_value(str(other.pk))
         expect(page.get_by_role("link", name="API keys")).to_have_count(0)  # a reviewer there
     finally:
