@@ -7,6 +7,7 @@ import pytest
 from redline.models import AnalysisRun, Suggestion
 from redline.services.documents import document_version_create
 from redline.services.playbooks import playbook_default_install
+from redline.worker import in_process_worker
 
 
 @pytest.fixture
@@ -19,3 +20,13 @@ def suggestion(alice, simple_docx) -> Suggestion:
     return Suggestion.objects.create(run=run, sid="s1", position=0, anchor="_RL_000000000001", kind="comment",
                                      rule_key="payment_terms", category="payment", severity="major",
                                      op={"Id": "_RL_000000000001", "Type": "COMMENT"}, data={})
+
+
+def review_and_wait(member, document_id: int) -> dict:
+    """Start a review of a document through the API, wait for the in-process worker, return the finished run."""
+    resp = member.api().post(f"/api/documents/{document_id}/runs", {}, content_type="application/json")
+    assert resp.status_code == 201, resp.content
+    assert in_process_worker().wait_idle(90)
+    run = member.api().get(f"/api/runs/{resp.json()['id']}").json()
+    assert run["status"] == "done", run["error_message"]
+    return run

@@ -9,20 +9,12 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from redline.models import KnownEntry, LearnedLine, Outcome, PreferencesVersion, Rejection
 from redline.ooxml.paragraphs import read_document
 from redline.services.playbooks import playbook_default_install
-from redline.worker import in_process_worker
 from tests.learning.lawyer import libreoffice_lawyer
 from tests.ooxml.conftest import make_contract
 
+from .conftest import review_and_wait
+
 OUR_EDITS = {"REPLACE_TEXT", "REWRITE", "INSERT", "DELETE"}
-
-
-def _run(member, document_id: int) -> dict:
-    resp = member.api().post(f"/api/documents/{document_id}/runs", {}, content_type="application/json")
-    assert resp.status_code == 201, resp.content
-    assert in_process_worker().wait_idle(90)
-    run = member.api().get(f"/api/runs/{resp.json()['id']}").json()
-    assert run["status"] == "done", run["error_message"]
-    return run
 
 
 @pytest.mark.django_db(transaction=True)
@@ -33,7 +25,7 @@ def test_rejections_are_learned_and_never_suggested_again(alice, tmp_path):
     doc_id = up["document"]["id"]
 
     # 1. First run: the export carries RedlineDocID and every written suggestion is a known entry.
-    first = _run(alice, doc_id)
+    first = review_and_wait(alice, doc_id)
     assert first["stats"]["mode"] == "first_run"
     redline = alice.api().post(f"/api/runs/{first['id']}/export", {}, content_type="application/json").content
     assert read_document(redline, anchor=False).doc_id == up["document"]["doc_id"]
@@ -50,7 +42,7 @@ def test_rejections_are_learned_and_never_suggested_again(alice, tmp_path):
     assert back.status_code == 201 and back.json()["document"]["id"] == doc_id  # RedlineDocID survived
 
     # 3. The re-run detects outcomes, learns, and routes to the re-run prompt.
-    second = _run(alice, doc_id)
+    second = review_and_wait(alice, doc_id)
     assert second["stats"]["mode"] == "rerun"
     edits = entries.filter(operation_type__in=OUR_EDITS)
     assert edits.exists() and set(edits.values_list("outcome", flat=True)) == {Outcome.REJECTED}

@@ -14,8 +14,9 @@ from lxml import etree
 from redline.models import Document, KnownEntry, LearnedLine
 from redline.services.learning import suppression_records
 from redline.services.playbooks import playbook_default_install
-from redline.worker import in_process_worker
 from tests.support.docx_builder import build_docx, para
+
+from .conftest import review_and_wait
 
 W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 W15 = "http://schemas.microsoft.com/office/word/2012/wordml"
@@ -126,15 +127,6 @@ class HandEditor:
         return out.getvalue()
 
 
-def _run(member, document_id: int) -> dict:
-    resp = member.api().post(f"/api/documents/{document_id}/runs", {}, content_type="application/json")
-    assert resp.status_code == 201, resp.content
-    assert in_process_worker().wait_idle(90)
-    run = member.api().get(f"/api/runs/{resp.json()['id']}").json()
-    assert run["status"] == "done", run["error_message"]
-    return run
-
-
 def _same(a: dict, b: dict) -> bool:
     """Whether ``b`` proposes again what ``a`` proposed (the same rule at the anchor, or the same words)."""
     if a["anchor"] == b["anchor"] and a["rule"] == b["rule"]:
@@ -150,7 +142,7 @@ def test_nothing_answered_or_still_in_the_document_is_proposed_again(alice):
     original = build_docx(para("1. Terms", style="Heading1") + "".join(para(c) for c in CLAUSES))
     up = alice.api().post("/api/documents", {"file": SimpleUploadedFile("msa.docx", original)}).json()
     doc = up["document"]["id"]
-    first = _run(alice, doc)
+    first = review_and_wait(alice, doc)
     exported = alice.api().post(f"/api/runs/{first['id']}/export", {}, content_type="application/json").content
     sent = alice.api().get(f"/api/runs/{first['id']}/suggestions").json()
     replaces = [s for s in sent if s["kind"] == "replace"]
@@ -176,7 +168,7 @@ def test_nothing_answered_or_still_in_the_document_is_proposed_again(alice):
     back = alice.api().post("/api/documents", {"file": SimpleUploadedFile("msa-back.docx", returned)})
     assert back.status_code == 201 and back.json()["document"]["id"] == doc
 
-    second = _run(alice, doc)
+    second = review_and_wait(alice, doc)
     outcome = {s["id"]: s for s in alice.api().get(f"/api/runs/{first['id']}/suggestions").json()}
     expected = {replaces[0]["id"]: "accepted", replaces[1]["id"]: "rejected", replaces[2]["id"]: "modified",
                 renewals[0]["id"]: "accepted", renewals[1]["id"]: "rejected", renewals[2]["id"]: "pending",
@@ -218,7 +210,7 @@ def test_nothing_answered_or_still_in_the_document_is_proposed_again(alice):
     later.resolve(renewals[3]["anchor"])
     third = alice.api().post("/api/documents", {"file": SimpleUploadedFile("msa-later.docx", later.save())}).json()
     assert third["document"]["id"] == doc
-    _run(alice, doc)
+    review_and_wait(alice, doc)
     prefs2 = alice.api().get("/api/preferences").json()
     assert prefs2["version"] > prefs["version"] and old_line not in prefs2["text"]
     (renewal,) = [x for x in prefs2["learned"] if "renews automatically" in x["line"]]
@@ -239,7 +231,7 @@ def test_only_missing_entries_may_come_back(alice):
     playbook_default_install(workspace=alice.workspace)
     original = build_docx(para("1. Terms", style="Heading1") + "".join(para(c) for c in CLAUSES))
     up = alice.api().post("/api/documents", {"file": SimpleUploadedFile("msa.docx", original)}).json()
-    first = _run(alice, up["document"]["id"])
+    first = review_and_wait(alice, up["document"]["id"])
     alice.api().post(f"/api/runs/{first['id']}/export", {}, content_type="application/json")
     document = Document.objects.get(pk=up["document"]["id"])
     entries = list(KnownEntry.objects.filter(document=document).order_by("pk"))
