@@ -65,7 +65,7 @@ def select_clauses(doc: Document, rule: Rule) -> list[int]:
         own, text, lower = doc.categories[i], clause.text, doc.lowered[i]
         if (
             (i in routed and (routed[i] >= DEFINITION_ROUTE
-                              or Category.DEFINITIONS not in own | doc.section_categories[i]))
+                              or Category.DEFINITIONS not in (own | doc.section_categories[i])))
             or (Category.DEFINITIONS not in own
                 and ((not covered and rule.category in own) or rule.category in doc.section_categories[i]))
             or (keywords is not None and keywords.search(text, lower))
