@@ -14,6 +14,7 @@ from lxml import etree
 from redline.models import Document, KnownEntry, LearnedLine
 from redline.services.learning import suppression_records
 from redline.services.playbooks import playbook_default_install
+from tests.ooxml.conftest import make_contract
 from tests.support.docx_builder import build_docx, para
 
 from .conftest import review_and_wait
@@ -240,3 +241,44 @@ def test_only_missing_entries_may_come_back(alice):
         KnownEntry.objects.filter(pk=entry.pk).update(outcome=outcome)
     kept = {r.id for r in suppression_records(document=document)}
     assert kept == {e.entry_id for e in entries[1:]}  # every answer and every pending entry, not the missing one
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_fifty_page_review_answered_by_hand_is_not_repeated(alice, tmp_path):
+    """The acceptance scenario at size: a generated 50-page contract, the lawyer's six kinds of answer."""
+    playbook_default_install(workspace=alice.workspace)
+    original = make_contract(tmp_path / "c50.docx", 50).read_bytes()
+    up = alice.api().post("/api/documents", {"file": SimpleUploadedFile("msa-50.docx", original)}).json()
+    doc = up["document"]["id"]
+    first = review_and_wait(alice, doc)
+    exported = alice.api().post(f"/api/runs/{first['id']}/export", {}, content_type="application/json").content
+    sent = alice.api().get(f"/api/runs/{first['id']}/suggestions").json()
+    alone = {a for a in (s["anchor"] for s in sent) if sum(s["anchor"] == a for s in sent) == 1}
+    replaces = [s for s in sent if s["kind"] == "replace" and s["anchor"] in alone]  # one answer per paragraph
+    comments = [s for s in sent if s["kind"] == "comment"]
+    assert len(replaces) >= 3 and len(comments) >= 3 and len(sent) >= 40
+
+    lawyer = HandEditor(exported)
+    lawyer.accept(lawyer.paragraph(replaces[0]["anchor"]))
+    lawyer.reject(lawyer.paragraph(replaces[1]["anchor"]))
+    lawyer.accept(lawyer.paragraph(replaces[2]["anchor"]))
+    modified = "Each invoice shall be paid within forty-five (45) days of its receipt by the Customer."
+    lawyer.retype(lawyer.paragraph(replaces[2]["anchor"]), modified)
+    lawyer.resolve(comments[0]["anchor"])
+    lawyer.delete_comment(comments[1]["anchor"])  # comments[2:] stay open; the other changes stay pending
+    back = alice.api().post("/api/documents", {"file": SimpleUploadedFile("msa-50-back.docx", lawyer.save())})
+    assert back.status_code == 201 and back.json()["document"]["id"] == doc
+
+    second = review_and_wait(alice, doc)
+    outcome = {s["id"]: s for s in alice.api().get(f"/api/runs/{first['id']}/suggestions").json()}
+    answered = {replaces[0]["id"]: "accepted", replaces[1]["id"]: "rejected", replaces[2]["id"]: "modified",
+                comments[0]["id"]: "accepted", comments[1]["id"]: "rejected"}
+    expected = {s["id"]: answered.get(s["id"], "pending") for s in sent if s["patch"]}
+    assert {sid: outcome[sid]["outcome"] for sid in expected} == expected  # every outcome, in the API
+    assert outcome[replaces[2]["id"]]["lawyer_text"] == modified
+    assert all(outcome[sid]["outcome_at"] for sid in answered)
+
+    again = alice.api().get(f"/api/runs/{second['id']}/suggestions").json()
+    earlier = [s for s in outcome.values() if s["outcome"] not in (None, "missing")]
+    assert [(b["rule"], b["anchor"], b["kind"]) for b in again for a in earlier if _same(a, b)] == []
+    assert second["stats"]["suppressed"] >= 2  # the rejected change and the resolved comment were dropped
