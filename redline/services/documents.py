@@ -14,12 +14,12 @@ from django.db import IntegrityError, transaction
 from .. import selectors
 from ..analysis.clauses import clauses_from_json
 from ..errors import ApplicationError
-from ..jobs import job_create
+from ..jobs.dispatch import job_create
+from ..jobs.progress import ProgressCallback
 from ..models import Document, DocumentVersion, Job, Workspace
 from ..ooxml.errors import DocxError
 from ..ooxml.paragraphs import Scan
 from ..ooxml.synthetic import PlainParagraph, docx_from_paragraphs
-from ..progress import ProgressCallback
 from .files import document_version_read, docx_read, docx_scan
 from .learning import outcomes_detect
 

@@ -1,6 +1,6 @@
 """The clause engine's subcommands: ``clauses``, ``clauses-train`` and ``clauses-eval``.
 
-Kept apart from :mod:`redline.cli` so that module stays about reading and
+Kept apart from :mod:`redline.cli.main` so that module stays about reading and
 writing Word files; registered through the same :func:`redline.cli.command`.
 """
 
@@ -11,7 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-from redline.cli import EXIT_OK, InputError, command, read_input
+from redline.cli.main import EXIT_OK, InputError, command, read_input
 
 
 @command

@@ -34,7 +34,7 @@ class Pulse:
     def stop(self) -> None:
         self._stop.set()
         self._thread.join(self.interval + 5)
-        from .services.health import heartbeat_forget
+        from ..services.health import heartbeat_forget
 
         try:
             heartbeat_forget(hostname=self.hostname)
@@ -45,8 +45,8 @@ class Pulse:
 
     def beat(self, number: int) -> None:
         """Pulse ``number``: heartbeat, then resume or end jobs nobody holds any more (and stalled runs)."""
-        from .services.health import heartbeat_record
-        from .services.reaper import reap_on_pulse
+        from ..services.health import heartbeat_record
+        from ..services.reaper import reap_on_pulse
 
         try:
             heartbeat_record(hostname=self.hostname, broker_url=settings.CELERY_BROKER_URL)

@@ -3,7 +3,7 @@
 Used when no broker is configured, so a single process runs the whole product.
 On start it picks up jobs a previous process left queued or running (nothing is
 lost across a restart): a job is run only by the message that claims it
-(``redline.leases``), and between jobs, every pulse, the thread resumes the jobs
+(``redline.jobs.leases``), and between jobs, every pulse, the thread resumes the jobs
 whose lease lapsed and ends stalled runs, as a Celery worker's pulse does.
 """
 
@@ -24,7 +24,7 @@ RETRY_DELAY_S = 1.0
 
 
 class InProcessWorker:
-    """A single background thread executing :func:`redline.tasks.job_run`."""
+    """A single background thread executing :func:`redline.jobs.tasks.job_run`."""
 
     def __init__(self) -> None:
         self._queue: queue.Queue[tuple[int, int | None]] = queue.Queue()
@@ -33,8 +33,8 @@ class InProcessWorker:
         self._idle.set()
 
     def start(self) -> None:
-        from .models import Job, JobStatus
-        from .services.reaper import runs_reap_stale
+        from ..models import Job, JobStatus
+        from ..services.reaper import runs_reap_stale
 
         runs_reap_stale()  # what stalled long ago ends as an error; the rest resumes below
         self._thread.start()
@@ -81,7 +81,7 @@ class InProcessWorker:
     @staticmethod
     def _reap(number: int) -> None:
         """One pulse (when idle); whatever goes wrong (the database away), the thread lives on to run jobs."""
-        from .services.reaper import reap_on_pulse
+        from ..services.reaper import reap_on_pulse
 
         try:
             reap_on_pulse(number, settings.REDLINE_WORKER_PULSE_S)

@@ -132,7 +132,7 @@ def add_bench(sub: argparse._SubParsersAction) -> None:
 
 def run_bench(args: argparse.Namespace) -> int:
     """Generate contracts once, then run each measurement as fresh processes."""
-    from redline.bench import run
+    from redline.bench.processes import run
 
     try:
         pages = [int(x) for x in args.pages.split(",") if x.strip()]
@@ -141,13 +141,13 @@ def run_bench(args: argparse.Namespace) -> int:
     if not pages or min(pages) < 1 or args.repeat < 1 or args.revisions < 0:
         raise InputError("bad_arguments", "--pages and --repeat must be positive, --revisions not negative")
     if args.revisions:
-        from redline.bench_revisions import run_revisions
+        from redline.bench.revisions import run_revisions
 
         run_revisions(pages, count=args.revisions, repeat=args.repeat, workdir=Path(args.workdir), out=sys.stdout)
         return EXIT_OK
     run(pages, repeat=args.repeat, workdir=Path(args.workdir), out=sys.stdout)
     if args.openai_latency > 0:
-        from redline.bench import openai_latency
+        from redline.bench.processes import openai_latency
 
         openai_latency(pages=20, latency=args.openai_latency, workdir=Path(args.workdir), out=sys.stdout)
     return EXIT_OK
@@ -387,7 +387,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The top-level parser with every registered subcommand."""
     parser = argparse.ArgumentParser(prog="redline", description="Redline: AI contract review for Word files.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    import redline.cli_clauses  # noqa: F401  (registers the clause engine's subcommands)
+    import redline.cli.clauses  # noqa: F401  (registers the clause engine's subcommands)
 
     for adder in _COMMANDS:
         adder(sub)

@@ -2,10 +2,10 @@
 
 Thin on purpose (pretix/Sentry style): the service does the work and reports
 progress through a callback; this module owns status, attempts and errors.
-Exactly once: a message runs its job only when it can claim it (``redline.leases``),
+Exactly once: a message runs its job only when it can claim it (``redline.jobs.leases``),
 so a message sent twice, or redelivered under ``acks_late`` while the job runs or
 after it finished, is dropped; a job whose worker was killed is resumed by the
-reaper once its lease lapses (``redline.pulse``).
+reaper once its lease lapses (``redline.jobs.pulse``).
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from celery import Task, shared_task
 from django.db import OperationalError, transaction
 from django.utils import timezone
 
-from .errors import ApplicationError
+from ..errors import ApplicationError
+from ..models import AnalysisRun, Job, JobStatus, RunStatus
+from ..services import documents, runs
 from .leases import LeaseKeeper, job_claim, job_held
-from .models import AnalysisRun, Job, JobStatus, RunStatus
 from .progress import AttemptSuperseded, ProgressCallback, callback_for, event_emit
-from .services import documents, runs
 
 logger = logging.getLogger(__name__)
 
@@ -35,7 +35,7 @@ HANDLERS: dict[str, JobService] = {
 
 
 def job_run(job_id: int, *, worker: str = "", holder: int | None = None) -> None:
-    """Run one attempt of a job, if it is this message's to run (see :mod:`redline.leases`).
+    """Run one attempt of a job, if it is this message's to run (see :mod:`redline.jobs.leases`).
 
     ``holder`` is the attempt a retry continues (its claim survives the database error that
     interrupted it); a message for a job that is finished, or held by a live attempt, is dropped.
