@@ -10,3 +10,4 @@ class RedlineConfig(AppConfig):
 
     def ready(self) -> None:
         from .server import ratelimit  # noqa: F401  (connects the login-failure counter)
+        from .services import documents, health, reaper, runs  # noqa: F401  (register job handlers and worker duties)

@@ -17,6 +17,8 @@ import time
 from django.conf import settings
 from django.db import OperationalError, close_old_connections
 
+from .registry import duties_run
+
 logger = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 5
@@ -34,9 +36,8 @@ class InProcessWorker:
 
     def start(self) -> None:
         from ..models import Job, JobStatus
-        from ..services.reaper import runs_reap_stale
 
-        runs_reap_stale()  # what stalled long ago ends as an error; the rest resumes below
+        duties_run("worker_start")  # what stalled long ago ends as an error; the rest resumes below
         self._thread.start()
         for job_id in Job.objects.filter(status__in=[JobStatus.QUEUED, JobStatus.RUNNING]).values_list("pk", flat=True):
             self.submit(job_id)
@@ -81,10 +82,8 @@ class InProcessWorker:
     @staticmethod
     def _reap(number: int) -> None:
         """One pulse (when idle); whatever goes wrong (the database away), the thread lives on to run jobs."""
-        from ..services.reaper import reap_on_pulse
-
         try:
-            reap_on_pulse(number, settings.REDLINE_WORKER_PULSE_S)
+            duties_run("pulse", beat=number, interval_s=settings.REDLINE_WORKER_PULSE_S)
             close_old_connections()
         except Exception:
             logger.warning("in-process worker: reaping lapsed jobs failed", exc_info=True)

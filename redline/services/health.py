@@ -19,6 +19,7 @@ from django.db import connection
 from django.utils import timezone
 
 from ..jobs.redis_client import redis_for
+from ..jobs.registry import duty_register
 from ..models import WorkerHeartbeat
 
 logger = logging.getLogger(__name__)
@@ -124,3 +125,7 @@ def heartbeats_alive(*, broker_url: str) -> int:
     """How many workers of this broker beat recently."""
     since = timezone.now() - timedelta(seconds=MISSED_PULSES * settings.REDLINE_WORKER_PULSE_S)
     return WorkerHeartbeat.objects.filter(broker=broker_fingerprint(broker_url), seen_at__gte=since).count()
+
+
+duty_register("heartbeat", heartbeat_record)
+duty_register("heartbeat_forget", heartbeat_forget)

@@ -28,6 +28,7 @@ from django.utils import timezone
 
 from ..jobs.dispatch import job_dispatch
 from ..jobs.progress import event_emit
+from ..jobs.registry import duty_register
 from ..models import AnalysisRun, Job, JobStatus, RunStatus
 
 logger = logging.getLogger(__name__)
@@ -119,3 +120,7 @@ def _end(job: Job, now: datetime) -> None:
 def _end_run(job: Job, now: datetime) -> None:
     AnalysisRun.objects.filter(job=job, status__in=(RunStatus.QUEUED, RunStatus.RUNNING)).update(
         status=RunStatus.ERROR, error_message=STALE_MESSAGE, finished_at=now)
+
+
+duty_register("worker_start", runs_reap_stale)  # what stalled long ago ends; the rest resumes
+duty_register("pulse", reap_on_pulse)

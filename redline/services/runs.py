@@ -21,6 +21,7 @@ from ..analysis.suggestions import Suggestion as SuggestionSpec
 from ..errors import ApplicationError
 from ..jobs.dispatch import job_create
 from ..jobs.progress import AttemptSuperseded, ProgressCallback
+from ..jobs.registry import handler_register
 from ..learning.preferences import update_preferences
 from ..learning.suppression import Suppressor
 from ..models import (
@@ -253,3 +254,6 @@ def _render(run: AnalysisRun, suggestion_ids: list[str] | None, author: str
         raise ApplicationError(exc.code, exc.message, status=422) from None
     written = [(r.entry.to_json(), rows[r.op.index]) for r in out.results if r.entry]
     return out.docx, [r.to_log() for r in out.results], written
+
+
+handler_register(RUN_JOB, run_execute)

@@ -30,9 +30,9 @@ TERMINAL = ("done", "error", "cancelled")
 @pytest.fixture(autouse=True)
 def only_this_test_reaps(monkeypatch):
     """The in-process worker's own pulse stays out of the way: these tests call the reaper themselves."""
-    from redline.services import reaper
+    from redline.jobs.worker import InProcessWorker
 
-    monkeypatch.setattr(reaper, "reap_on_pulse", lambda beat, interval_s: None)
+    monkeypatch.setattr(InProcessWorker, "_reap", staticmethod(lambda number: None))
 
 
 def _lapse(job_id: int) -> None:
