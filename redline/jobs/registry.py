@@ -10,12 +10,13 @@ dispatch → tasks → services → dispatch). Instead the services register her
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..models import Job
-from .progress import ProgressCallback
+if TYPE_CHECKING:  # imported by redline.celery (through the pulse) before Django is set up: no models at run time
+    from ..models import Job
+    from .progress import ProgressCallback
 
-JobHandler = Callable[[Job, ProgressCallback], dict[str, Any]]
+    JobHandler = Callable[[Job, ProgressCallback], dict[str, Any]]
 
 MOMENTS = (
     "worker_start",  # an in-process worker is starting (no arguments)

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -58,3 +62,16 @@ def test_a_celery_workers_pulse_beats_and_forgets_through_the_registered_duties(
     assert health.heartbeats_alive(broker_url=settings.CELERY_BROKER_URL) == 1
     registry.duties_run("heartbeat_forget", hostname="worker-a")
     assert not WorkerHeartbeat.objects.filter(hostname="worker-a").exists()
+
+
+def test_the_celery_app_loads_before_django_is_set_up_and_finds_the_job_task(tmp_path):
+    """``celery -A redline worker`` imports redline.celery (and the pulse, and the registry) before Django is
+    set up, so the job layer must not need models at import time; the task keeps its registered name."""
+    code = ("import redline.celery as c, django; django.setup(); c.app.loader.import_default_modules(); "
+            "print(sorted(t for t in c.app.tasks if t.startswith('redline.')))")
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
+    env["REDLINE_DATA_DIR"] = str(tmp_path)
+    result = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[2], env=env,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "['redline.run_job']"
