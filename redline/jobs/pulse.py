@@ -5,7 +5,8 @@ check reads it: no broadcast ping on the request path) and resumes the jobs
 whose lease lapsed (a worker killed mid-job); about once a minute it also ends
 runs that stopped making progress (``REDLINE_STALE_RUN_MINUTES``: a worker alive
 but stuck). So recovery needs no cron job and no second worker start. Started
-when the worker is ready, stopped (heartbeat removed) when it shuts down.
+when the worker is ready, stopped (heartbeat removed) when it shuts down. The
+duties themselves are the services', registered with :mod:`redline.jobs.registry`.
 """
 
 from __future__ import annotations
