@@ -67,3 +67,20 @@ def test_a_wrong_import_breaks_its_contract(tmp_path, module, wrong_import, brok
     assert any(line.startswith(broken) for line in broken_lines), result.stdout
     importer = module.removesuffix(".py").replace("/", ".")
     assert importer.rsplit(".", 1)[-1] in result.stdout  # the report names where the wrong import is
+
+
+WIRING = {"__init__", "__main__", "settings", "urls", "asgi", "wsgi", "celery", "apps", "migrations"}
+
+
+def test_every_part_of_the_package_root_is_in_a_layer():
+    """A module added at the root of ``redline/`` must be placed in the layers (or be Django's wiring), so
+    the contracts see it; the layers name only parts that exist."""
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    layers = next(c for c in config["contracts"] if c["id"] == "layers")["layers"]
+    named = {part.strip() for layer in layers for part in layer.replace(":", "|").split("|")}
+    root = ROOT / "redline"
+    parts = {p.stem for p in root.glob("*.py")} | {p.name for p in root.iterdir() if (p / "__init__.py").exists()}
+    assert sorted(f"redline.{p}" for p in parts - WIRING if f"redline.{p}" not in named) == []
+    assert sorted(n for n in named if n.split(".")[0] == "redline" and n.split(".")[1] not in parts) == []
