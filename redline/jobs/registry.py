@@ -30,7 +30,7 @@ _duties: dict[str, list[Callable[..., object]]] = {moment: [] for moment in MOME
 
 
 def handler_register(kind: str, handler: JobHandler) -> None:
-    """Make ``handler`` run the jobs of ``kind``; registering a kind twice is a mistake."""
+    """Make ``handler`` run the jobs of ``kind``; a second, different handler for a kind is a mistake."""
     if _handlers.get(kind, handler) is not handler:
         raise ValueError(f"job kind {kind!r} already has a handler")
     _handlers[kind] = handler
