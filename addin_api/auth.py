@@ -11,7 +11,7 @@ from ninja.security import HttpBearer
 
 from redline.errors import ApplicationError
 from redline.models import ApiKey, Membership, Role
-from redline.ratelimit import RateLimited, credential_check
+from redline.server.ratelimit import RateLimited, credential_check
 from redline.services.accounts import api_key_authenticate, api_key_prefix
 
 

@@ -1,6 +1,6 @@
 """The API's interactive docs (Swagger UI), with the one Content Security Policy they need.
 
-API responses are data and get ``default-src 'none'`` (redline/security.py), which
+API responses are data and get ``default-src 'none'`` (redline/server/security.py), which
 leaves this page blank: Swagger UI is a script and a stylesheet. The docs page alone
 is given scripts, styles and images from our own origin (django-ninja's vendored
 copies, no CDN) and requests to our own origin for ``openapi.json``; nothing inline,

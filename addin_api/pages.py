@@ -24,7 +24,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from redline.models import ApiKey, Membership
-from redline.ratelimit import RateLimited
+from redline.server.ratelimit import RateLimited
 from redline.services.accounts import api_key_issue, api_key_revoke
 
 from .auth import bearer_key

@@ -12,9 +12,9 @@ from ninja.security import APIKeyQuery
 
 from redline import selectors
 from redline.errors import NotFound
+from redline.jobs.streams import event_stream, ticket_read
 from redline.models import Job, Membership
-from redline.ratelimit import RateLimited, credential_check
-from redline.streams import event_stream, ticket_read
+from redline.server.ratelimit import RateLimited, credential_check
 
 from .auth import too_many
 
@@ -60,7 +60,7 @@ def releasing_connection(lookup: Callable[..., T]) -> Callable[..., T]:
     """For the lookups before a stream starts. Django runs each request's sync code on a thread of
     its own, whose database connection would otherwise stay open for the stream's whole life: with
     hundreds of streams, more than the database allows. Closed here, a waiting stream holds no
-    connection (its reads open and close their own, see ``redline.streams``)."""
+    connection (its reads open and close their own, see ``redline.jobs.streams``)."""
 
     @wraps(lookup)
     def wrapper(*args: object, **kwargs: object) -> T:

@@ -4,21 +4,25 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache, wraps
-from typing import TYPE_CHECKING
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.middleware import HtmxDetails
 
 from redline import selectors
 from redline.models import Membership, Role
 
-if TYPE_CHECKING:
-    from .http import DashboardRequest
-
 SESSION_KEY = "workspace_id"
 View = Callable[..., HttpResponse]
+
+
+class DashboardRequest(HttpRequest):
+    """What dashboard views receive: htmx details (middleware) and the session's membership."""
+
+    htmx: HtmxDetails
+    membership: Membership
 
 
 def current_membership(request: HttpRequest) -> Membership:

@@ -10,21 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
-from django_htmx.middleware import HtmxDetails
 
 from redline.models import Membership
 
-from .context import is_admin
-
-
-class DashboardRequest(HttpRequest):
-    """What dashboard views receive: htmx details (middleware) and the session's membership."""
-
-    htmx: HtmxDetails
-    membership: Membership
+from .context import DashboardRequest, is_admin
 
 
 def wants_fragment(request: DashboardRequest) -> bool:

@@ -1,5 +1,5 @@
 """``python -m redline``: the same command line as the ``redline`` script."""
 
-from redline.cli import main
+from redline.cli.main import main
 
 raise SystemExit(main())

@@ -9,4 +9,5 @@ class RedlineConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from . import ratelimit  # noqa: F401  (connects the login-failure counter)
+        from .server import ratelimit  # noqa: F401  (connects the login-failure counter)
+        from .services import documents, health, reaper, runs  # noqa: F401  (register job handlers and worker duties)

@@ -7,13 +7,13 @@ import os
 from celery import Celery, bootsteps
 from celery.signals import worker_ready, worker_shutdown
 
-from .pulse import pulse_start, pulse_stop
+from .jobs.pulse import pulse_start, pulse_stop
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "redline.settings")
 
 app = Celery("redline")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.autodiscover_tasks(["redline"])
+app.autodiscover_tasks(["redline.jobs"])
 
 
 class RequeueOnConnect(bootsteps.StartStopStep):
@@ -23,12 +23,12 @@ class RequeueOnConnect(bootsteps.StartStopStep):
     requires = {"celery.worker.consumer.tasks:Tasks"}
 
     def start(self, parent: object) -> None:
-        from .tasks import requeue_queued_jobs
+        from .jobs.tasks import requeue_queued_jobs
 
         requeue_queued_jobs()
 
 
 app.steps["consumer"].add(RequeueOnConnect)
 
-worker_ready.connect(pulse_start)  # heartbeat and lapsed-lease reaper (redline.pulse)
+worker_ready.connect(pulse_start)  # heartbeat and lapsed-lease reaper (redline.jobs.pulse)
 worker_shutdown.connect(pulse_stop)

@@ -130,7 +130,7 @@ class Job(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     # Until when the attempt numbered ``attempts`` holds the job: its worker renews this while it works,
-    # so a job ``running`` past its lease has nobody working on it (redline.leases).
+    # so a job ``running`` past its lease has nobody working on it (redline.jobs.leases).
     lease_until = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -142,7 +142,7 @@ class Job(models.Model):
 
 class WorkerHeartbeat(models.Model):
     """A Celery worker's last sign of life, written every few seconds by the worker itself
-    (redline.pulse), so the health check reads liveness instead of broadcasting a ping."""
+    (redline.jobs.pulse), so the health check reads liveness instead of broadcasting a ping."""
 
     hostname = models.CharField(max_length=200, unique=True)
     broker = models.CharField(max_length=16, help_text="fingerprint of the broker URL the worker consumes from")

@@ -52,12 +52,12 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "redline.downloads.async_file_responses_middleware",  # first: it sees every file response, static ones too
+    "redline.server.downloads.async_file_responses_middleware",  # first: it sees every file response, static ones too
     "django.middleware.security.SecurityMiddleware",
-    "redline.security.security_headers_middleware",
-    "redline.bodylimit.body_limit_middleware",
+    "redline.server.security.security_headers_middleware",
+    "redline.server.bodylimit.body_limit_middleware",
     "addin_api.middleware.api_error_shape_middleware",
-    "redline.nul.nul_guard_middleware",  # after the body limit: a body is only read once it may be
+    "redline.server.nul.nul_guard_middleware",  # after the body limit: a body is only read once it may be
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -113,7 +113,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = env.str("REDIS_URL", default="")
 CACHES = {
     "default": (
-        {"BACKEND": "redline.cache_backend.TolerantRedisCache", "LOCATION": REDIS_URL,
+        {"BACKEND": "redline.server.cache_backend.TolerantRedisCache", "LOCATION": REDIS_URL,
          "OPTIONS": {"socket_connect_timeout": 1.0, "socket_timeout": 2.0}}
         if REDIS_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "redline",
@@ -134,7 +134,7 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT_S", default=3600)}
 # Celery's default on a lost broker connection changes in Celery 6, so it is said here. A job running when
 # the broker goes away carries on and records its outcome in the database; the message it cannot
-# acknowledge comes back later and is dropped, the job being finished (or claimed: redline.leases).
+# acknowledge comes back later and is dropped, the job being finished (or claimed: redline.jobs.leases).
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 # Every worker writes a heartbeat (the health check reads it) and reaps jobs whose lease lapsed this often.
 REDLINE_WORKER_PULSE_S = env.float("REDLINE_WORKER_PULSE_S", default=5.0)
@@ -167,11 +167,11 @@ REDLINE_OPENAI_TIMEOUT_S = env.float("REDLINE_OPENAI_TIMEOUT_S", default=60.0)
 REDLINE_OPENAI_MAX_RETRIES = env.int("REDLINE_OPENAI_MAX_RETRIES", default=4)
 REDLINE_OPENAI_CONCURRENCY = env.int("REDLINE_OPENAI_CONCURRENCY", default=4)
 
-# glibc malloc arenas per web server process (redline.malloc); 0 keeps glibc's default.
+# glibc malloc arenas per web server process (redline.server.malloc); 0 keeps glibc's default.
 REDLINE_MALLOC_ARENAS = env.int("REDLINE_MALLOC_ARENAS", default=2)
-# File uploads, and .docx reads, one process handles at once; more wait their turn (redline.admission).
+# File uploads, and .docx reads, one process handles at once; more wait their turn (redline.server.admission).
 REDLINE_DOCUMENT_CONCURRENCY = env.int("REDLINE_DOCUMENT_CONCURRENCY", default=1)
-# Uploaded .docx files are read in child processes (redline.reader_pool), at this lower priority
+# Uploaded .docx files are read in child processes (redline.server.reader_pool), at this lower priority
 # within this address space (MiB; 0 for no ceiling) and this many seconds per file.
 REDLINE_READER_NICE = env.int("REDLINE_READER_NICE", default=5)
 REDLINE_READER_MEMORY_MB = env.int("REDLINE_READER_MEMORY_MB", default=2048)
@@ -184,12 +184,12 @@ REDLINE_MAX_JSON_BYTES = env.int("REDLINE_MAX_JSON_BYTES", default=1024 * 1024)
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 
 # Django's ModelBackend, refusing logins for addresses/usernames over the failure limit.
-AUTHENTICATION_BACKENDS = ["redline.ratelimit.ThrottledModelBackend"]
+AUTHENTICATION_BACKENDS = ["redline.server.ratelimit.ThrottledModelBackend"]
 # Failed logins and API-key authentications allowed per address (and username) per window.
 REDLINE_AUTH_FAILURE_LIMIT = env.int("REDLINE_AUTH_FAILURE_LIMIT", default=10)
 REDLINE_AUTH_FAILURE_WINDOW_S = env.int("REDLINE_AUTH_FAILURE_WINDOW_S", default=300)
 # Addresses (or networks) of the reverse proxies in front of the web server, whose X-Forwarded-For
-# names the client (redline.ratelimit.client_ip). Default: none, so a client cannot choose the address
+# names the client (redline.server.ratelimit.client_ip). Default: none, so a client cannot choose the address
 # it is counted under. Run uvicorn with --no-proxy-headers: this setting is the one place that decides.
 REDLINE_TRUSTED_PROXIES = env.list("REDLINE_TRUSTED_PROXIES", default=[])
 

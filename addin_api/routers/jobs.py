@@ -5,7 +5,7 @@ from django.http import HttpRequest, StreamingHttpResponse
 from ninja import Router
 
 from redline import selectors
-from redline.streams import TICKET_MAX_AGE_S, ticket_issue
+from redline.jobs.streams import TICKET_MAX_AGE_S, ticket_issue
 
 from ..auth import ApiKeyAuth
 from ..schemas.common import ErrorOut

@@ -13,10 +13,10 @@ from pydantic import TypeAdapter
 
 from redline import selectors
 from redline.errors import NotFound
+from redline.jobs.streams import TICKET_MAX_AGE_S, ticket_issue
 from redline.models import AnalysisRun, RunStatus, Suggestion
 from redline.services.learning import run_round_report, suggestion_outcomes
 from redline.services.runs import run_export, run_redline, run_request
-from redline.streams import TICKET_MAX_AGE_S, ticket_issue
 
 from ..auth import ApiKeyAuth
 from ..schemas.common import ErrorOut

@@ -11,9 +11,9 @@ from django.views.decorators.http import require_GET
 from redline.services.analytics import OUTCOMES, analytics_summary
 
 from ..charts import Chart, Series, bar_chart, column_chart
-from ..context import member_required
+from ..context import DashboardRequest, member_required
 from ..forms import AnalyticsFilterForm
-from ..http import DashboardRequest, render_page
+from ..http import render_page
 
 OUTCOME_SERIES = (
     Series("accepted", "Accepted", "s-accepted"),

@@ -21,9 +21,9 @@ from redline.services.runs import run_export, run_request
 
 from .. import queries
 from ..clauses import clause_map
-from ..context import member_required
+from ..context import DashboardRequest, member_required
 from ..forms import FeedbackForm, UploadForm
-from ..http import DashboardRequest, render_page, wants_fragment
+from ..http import render_page, wants_fragment
 from ..runs import TERMINAL, feedback_row, group_rows, suggestion_rows
 
 DOCX_MIME = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"

@@ -11,9 +11,9 @@ from django.views.decorators.http import require_GET, require_POST
 from redline.services.accounts import api_key_issue, api_key_revoke
 
 from .. import queries
-from ..context import admin_required
+from ..context import DashboardRequest, admin_required
 from ..forms import ApiKeyForm
-from ..http import DashboardRequest, render_page, wants_fragment
+from ..http import render_page, wants_fragment
 
 PAGE = "dashboard/keys.html"
 

@@ -20,10 +20,10 @@ from redline.services.playbook_edits import (
 from redline.services.playbooks import playbook_version_spec
 
 from .. import queries
-from ..context import admin_required, member_required
+from ..context import DashboardRequest, admin_required, member_required
 from ..diffs import diff_lines
 from ..forms import ImportApplyForm, ImportForm
-from ..http import DashboardRequest, render_page
+from ..http import render_page
 
 EXPORT_TYPES = {"yaml": "application/yaml", "json": "application/json"}
 

@@ -31,9 +31,9 @@ from redline.services.playbooks import playbook_create, playbook_version_spec
 from redline.services.rule_trial import rule_try
 
 from .. import queries
-from ..context import admin_required, member_required
+from ..context import DashboardRequest, admin_required, member_required
 from ..forms import PlaybookCreateForm, RuleFilterForm, RuleForm, TryForm
-from ..http import DashboardRequest, render_page, wants_fragment
+from ..http import render_page, wants_fragment
 
 PAGE = "dashboard/playbook.html"
 FORM_PAGE = "dashboard/rule_form.html"

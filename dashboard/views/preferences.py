@@ -14,10 +14,10 @@ from redline.models import PreferencesVersion
 from redline.services.preferences import preferences_current, preferences_restore, preferences_save
 
 from .. import queries
-from ..context import admin_required, is_admin, member_required
+from ..context import DashboardRequest, admin_required, is_admin, member_required
 from ..diffs import diff_lines
 from ..forms import PreferencesForm
-from ..http import DashboardRequest, render_page, wants_fragment
+from ..http import render_page, wants_fragment
 from ..markdown import render_markdown
 
 PAGE = "dashboard/preferences.html"

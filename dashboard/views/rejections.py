@@ -7,8 +7,8 @@ from django.http import HttpResponse
 from django.views.decorators.http import require_GET
 
 from .. import queries
-from ..context import member_required
-from ..http import DashboardRequest, render_page
+from ..context import DashboardRequest, member_required
+from ..http import render_page
 
 PER_PAGE = 50
 

@@ -1,7 +1,7 @@
 """A reader process: scans the .docx files its parent sends, one at a time, until its stdin closes.
 
 Run as ``python -m redline.ooxml.scanner NICE MEMORY_MB`` by
-:mod:`redline.reader_pool`. Framing both ways is an 8-byte big-endian length,
+:mod:`redline.server.reader_pool`. Framing both ways is an 8-byte big-endian length,
 then the body. Once started, the process sends ``READY``; then each request body
 is a file's bytes and each reply is JSON, either
 ``{"doc_id": ..., "anchors": [...], "doc_id_found": ..., "carried": [...]}`` or ``{"code": ..., "message": ...,

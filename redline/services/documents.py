@@ -14,12 +14,13 @@ from django.db import IntegrityError, transaction
 from .. import selectors
 from ..analysis.clauses import clauses_from_json
 from ..errors import ApplicationError
-from ..jobs import job_create
+from ..jobs.dispatch import job_create
+from ..jobs.progress import ProgressCallback
+from ..jobs.registry import handler_register
 from ..models import Document, DocumentVersion, Job, Workspace
 from ..ooxml.errors import DocxError
 from ..ooxml.paragraphs import Scan
 from ..ooxml.synthetic import PlainParagraph, docx_from_paragraphs
-from ..progress import ProgressCallback
 from .files import document_version_read, docx_read, docx_scan
 from .learning import outcomes_detect
 
@@ -160,3 +161,6 @@ def _style_id(paragraph: dict[str, Any]) -> str | None:
     """Office.js reports built-in styles as "Heading 1"; their style ids drop the spaces."""
     style = paragraph.get("style_id") or paragraph.get("style") or ""
     return style.replace(" ", "") or None
+
+
+handler_register("document.ingest", document_version_ingest)

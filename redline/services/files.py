@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import logging
 
-from ..admission import document_work
 from ..errors import ApplicationError
 from ..models import DocumentVersion
 from ..ooxml.errors import DocxError
 from ..ooxml.paragraphs import ReadResult, Scan, read_document
-from ..reader_pool import ReaderUnavailable, scan_in_child
+from ..server.admission import document_work
+from ..server.reader_pool import ReaderUnavailable, scan_in_child
 
 DOCX_ERROR_STATUS = {"too_large": 413}
 logger = logging.getLogger(__name__)
@@ -25,7 +25,7 @@ def docx_read(data: bytes) -> ReadResult:
 
 
 def docx_scan(data: bytes) -> Scan:
-    """Check an upload reads, and learn its doc id and anchors, in a reader child (redline.reader_pool).
+    """Check an upload reads, and learn its doc id and anchors, in a reader child (redline.server.reader_pool).
 
     The anchors are those :func:`docx_read` gives the same bytes.
     """

@@ -2,7 +2,7 @@
 
 Fast by design (a load balancer's check): a database query, and Redis and broker
 pings on pooled connections, and worker liveness read from the heartbeats the
-workers write themselves (``redline.pulse``) rather than a ping broadcast to
+workers write themselves (``redline.jobs.pulse``) rather than a ping broadcast to
 every worker and waited out on the request path.
 """
 
@@ -18,8 +18,9 @@ from django.core.cache import cache
 from django.db import connection
 from django.utils import timezone
 
+from ..jobs.redis_client import redis_for
+from ..jobs.registry import duty_register
 from ..models import WorkerHeartbeat
-from ..redis_client import redis_for
 
 logger = logging.getLogger(__name__)
 
@@ -98,7 +99,7 @@ def _worker() -> Component:
         if not alive:
             return Component("down", "no celery worker heartbeat")
         return Component("ok", f"celery: {alive} worker(s)")
-    from ..worker import in_process_worker
+    from ..jobs.worker import in_process_worker
 
     alive = in_process_worker().is_alive()
     return Component("ok" if alive else "down", "in-process worker thread")
@@ -124,3 +125,7 @@ def heartbeats_alive(*, broker_url: str) -> int:
     """How many workers of this broker beat recently."""
     since = timezone.now() - timedelta(seconds=MISSED_PULSES * settings.REDLINE_WORKER_PULSE_S)
     return WorkerHeartbeat.objects.filter(broker=broker_fingerprint(broker_url), seen_at__gte=since).count()
+
+
+duty_register("heartbeat", heartbeat_record)
+duty_register("heartbeat_forget", heartbeat_forget)

@@ -3,7 +3,7 @@ making progress is ended as an error.
 
 A job whose lease lapsed (nobody renewed it: its worker was killed) is queued
 again and dispatched, or ended as an error once it used its attempts:
-:func:`jobs_reap_lapsed`, called every pulse by each worker (``redline.pulse``,
+:func:`jobs_reap_lapsed`, called every pulse by each worker (``redline.jobs.pulse``,
 the in-process worker's loop), so a killed worker's run resumes within a lease
 and a pulse (about 35 s by default).
 
@@ -26,9 +26,10 @@ from django.db import transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
-from ..jobs import job_dispatch
+from ..jobs.dispatch import job_dispatch
+from ..jobs.progress import event_emit
+from ..jobs.registry import duty_register
 from ..models import AnalysisRun, Job, JobStatus, RunStatus
-from ..progress import event_emit
 
 logger = logging.getLogger(__name__)
 
@@ -119,3 +120,7 @@ def _end(job: Job, now: datetime) -> None:
 def _end_run(job: Job, now: datetime) -> None:
     AnalysisRun.objects.filter(job=job, status__in=(RunStatus.QUEUED, RunStatus.RUNNING)).update(
         status=RunStatus.ERROR, error_message=STALE_MESSAGE, finished_at=now)
+
+
+duty_register("worker_start", runs_reap_stale)  # what stalled long ago ends; the rest resumes
+duty_register("pulse", reap_on_pulse)

@@ -19,7 +19,9 @@ from ..analysis.clauses import clauses_from_paragraphs
 from ..analysis.pipeline import ReviewError, ReviewResult, review
 from ..analysis.suggestions import Suggestion as SuggestionSpec
 from ..errors import ApplicationError
-from ..jobs import job_create
+from ..jobs.dispatch import job_create
+from ..jobs.progress import AttemptSuperseded, ProgressCallback
+from ..jobs.registry import handler_register
 from ..learning.preferences import update_preferences
 from ..learning.suppression import Suppressor
 from ..models import (
@@ -37,7 +39,6 @@ from ..ooxml.ops import op_from_json
 from ..ooxml.package import Package
 from ..ooxml.patch import PatchBuilder
 from ..ooxml.writer import redline_document
-from ..progress import AttemptSuperseded, ProgressCallback
 from .cache import analysis_cache
 from .documents import document_version_read, docx_read
 from .learning import known_entries_record, outcomes_detect, rejected_records, suppression_records
@@ -253,3 +254,6 @@ def _render(run: AnalysisRun, suggestion_ids: list[str] | None, author: str
         raise ApplicationError(exc.code, exc.message, status=422) from None
     written = [(r.entry.to_json(), rows[r.op.index]) for r in out.results if r.entry]
     return out.docx, [r.to_log() for r in out.results], written
+
+
+handler_register(RUN_JOB, run_execute)

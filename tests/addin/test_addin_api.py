@@ -6,9 +6,9 @@ import json
 
 import pytest
 
+from redline.jobs.worker import in_process_worker
 from redline.models import AnalysisRun, KnownEntry, Outcome, Suggestion
 from redline.services.playbooks import playbook_default_install
-from redline.worker import in_process_worker
 
 PARAGRAPHS = [
     {"anchor": "_RL_000000000001", "text": "1. Payment", "style": "Heading 1"},

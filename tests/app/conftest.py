@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from redline.jobs.worker import in_process_worker
 from redline.models import AnalysisRun, Suggestion
 from redline.services.documents import document_version_create
 from redline.services.playbooks import playbook_default_install
-from redline.worker import in_process_worker
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from addin_api.api import api
-from redline.bodylimit import BodyLimitASGI
+from redline.server.bodylimit import BodyLimitASGI
 
 UNKNOWN_ID = 2_147_483_000
 WRONG_SCALAR = {"unexpected": ["object"]}  # coercible to no string, number or boolean

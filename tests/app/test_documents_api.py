@@ -9,8 +9,8 @@ import zipfile
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from redline.jobs.worker import in_process_worker
 from redline.models import DocumentVersion, Job, JobStatus
-from redline.worker import in_process_worker
 from tests.support.docx_builder import build_docx, para
 
 

@@ -11,7 +11,7 @@ import pytest
 from asgiref.sync import async_to_sync
 from django.http import FileResponse
 
-from redline.downloads import streamed_asynchronously
+from redline.server.downloads import streamed_asynchronously
 from redline.services.documents import document_version_create
 from tests.support.asgi_server import asgi_server
 

@@ -8,8 +8,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 ENGINES = ["redline/ooxml", "redline/analysis", "redline/retrieval", "redline/learning", "redline/clauses"]
 FORBIDDEN = {"django", "celery", "ninja", "kombu"}
-DOMAIN = {"redline.models", "redline.services", "redline.selectors", "redline.tasks", "redline.jobs",
-          "redline.progress", "redline.settings"}
+DOMAIN = {"redline.models", "redline.services", "redline.selectors", "redline.jobs", "redline.server",
+          "redline.settings"}
 
 
 def _imports(path: Path, package: str = "") -> list[str]:

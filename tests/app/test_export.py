@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from redline.jobs.worker import in_process_worker
 from redline.models import KnownEntry
 from redline.services.playbooks import playbook_default_install
-from redline.worker import in_process_worker
 from tests.ooxml.conftest import make_contract
 
 

@@ -6,7 +6,7 @@ import gc
 
 from django.urls import get_resolver
 
-from redline.heap import freeze_startup_heap
+from redline.server.heap import freeze_startup_heap
 
 
 def test_start_up_objects_are_frozen_and_what_requests_create_is_still_collected():

@@ -19,10 +19,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from redline.jobs.worker import in_process_worker
 from redline.models import AnalysisRun, RunStatus, Suggestion
 from redline.services import files
 from redline.services.playbooks import playbook_default_install
-from redline.worker import in_process_worker
 from tests.ooxml.conftest import make_contract
 from tests.support.waiting import wait_for as wait_until
 
@@ -156,7 +156,7 @@ def test_docx_reads_are_admitted_a_few_at_a_time(settings, contract, monkeypatch
 
 
 def test_file_uploads_are_admitted_a_few_at_a_time_and_light_requests_never_wait():
-    from redline.admission import UploadAdmissionASGI
+    from redline.server.admission import UploadAdmissionASGI
 
     inside, peak, order = 0, 0, []
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 from django.urls import URLPattern, get_resolver
 
+from redline.jobs.worker import in_process_worker
 from redline.models import Role, Rule
-from redline.worker import in_process_worker
 from tests.app.test_api_contract import call, has_path_params, json_body_schema, minimal, operations
 from tests.conftest import make_member
 from tests.support.world import assert_unchanged, database_snapshot, populate

@@ -1,4 +1,4 @@
-"""Exactly-once jobs (redline.leases, tasks, the lapsed-lease reaper) on the in-process worker:
+"""Exactly-once jobs (redline.jobs.leases, tasks, the lapsed-lease reaper) on the in-process worker:
 a message runs its job only if it can claim it; a job whose worker died is resumed once its
 lease lapses; an attempt that lost its job records nothing; every job ends with one terminal
 event; a stream and the dashboard show the attempt that counts."""
@@ -12,15 +12,15 @@ import pytest
 from django.utils import timezone
 
 from redline import selectors
-from redline.leases import job_claim
+from redline.jobs.leases import job_claim
+from redline.jobs.progress import AttemptSuperseded, callback_for, event_emit
+from redline.jobs.tasks import _finish, job_run
+from redline.jobs.worker import in_process_worker
 from redline.models import AnalysisRun, Job, JobEvent, JobStatus, RunStatus, Suggestion
-from redline.progress import AttemptSuperseded, callback_for, event_emit
 from redline.services.documents import document_version_create
 from redline.services.playbooks import playbook_default_install
 from redline.services.reaper import STALE_CODE, jobs_reap_lapsed
 from redline.services.runs import run_request
-from redline.tasks import _finish, job_run
-from redline.worker import in_process_worker
 from tests.app.test_sse import read_frames
 from tests.support.asgi_server import asgi_server
 
@@ -30,9 +30,9 @@ TERMINAL = ("done", "error", "cancelled")
 @pytest.fixture(autouse=True)
 def only_this_test_reaps(monkeypatch):
     """The in-process worker's own pulse stays out of the way: these tests call the reaper themselves."""
-    from redline.services import reaper
+    from redline.jobs.worker import InProcessWorker
 
-    monkeypatch.setattr(reaper, "reap_on_pulse", lambda beat, interval_s: None)
+    monkeypatch.setattr(InProcessWorker, "_reap", staticmethod(lambda number: None))
 
 
 def _lapse(job_id: int) -> None:
@@ -57,13 +57,13 @@ def test_a_claimed_job_drops_messages_sent_twice_and_a_finished_one_drops_all(al
 
 def test_a_killed_attempt_is_resumed_after_its_lease_and_the_run_ends_done_once(
         alice, simple_docx, transactional_db, settings, monkeypatch):
-    from redline import jobs
+    from redline.jobs import dispatch
 
     settings.CELERY_BROKER_URL = ""
     version, *_ = document_version_create(workspace=alice.workspace, data=simple_docx, filename="a.docx",
                                             uploaded_by=None)
     assert in_process_worker().wait_idle(60)
-    monkeypatch.setattr(jobs, "job_dispatch", lambda job_id: None)  # this one's message reaches a doomed worker
+    monkeypatch.setattr(dispatch, "job_dispatch", lambda job_id: None)  # this one's message reaches a doomed worker
     run, _ = run_request(version=version, playbook_version=playbook_default_install(workspace=alice.workspace),
                          provider="offline")
     monkeypatch.undo()

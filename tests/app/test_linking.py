@@ -10,9 +10,9 @@ import zipfile
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from redline.jobs.worker import in_process_worker
 from redline.ooxml.paragraphs import read_document
 from redline.services.playbooks import playbook_default_install
-from redline.worker import in_process_worker
 from tests.support.docx_builder import build_docx, para
 
 CONTRACT = build_docx(para("1. Payment", style="Heading1")

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from redline.jobs.worker import in_process_worker
 from redline.models import AnalysisRun, KnownEntry, PreferencesVersion, RunStatus
 from redline.services.playbooks import playbook_default_install
 from redline.services.preferences import preferences_save
-from redline.worker import in_process_worker
 from tests.support.chat_server import ChatServer, completion, findings
 from tests.support.docx_builder import build_docx, para
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from redline import reader_pool
 from redline.models import Document, DocumentVersion
 from redline.ooxml.errors import DocxError
+from redline.server import reader_pool
 from redline.services.files import docx_read
 from tests.ooxml.conftest import make_contract
 from tests.support.docx_builder import build_docx, para

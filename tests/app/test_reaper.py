@@ -9,8 +9,8 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
+from redline.jobs.progress import event_emit
 from redline.models import AnalysisRun, Job, JobEvent, JobStatus, RunStatus
-from redline.progress import event_emit
 from redline.services.documents import document_version_create
 from redline.services.playbooks import playbook_default_install
 from redline.services.reaper import STALE_MESSAGE, runs_reap_stale
@@ -72,8 +72,8 @@ def test_a_database_outage_leaves_the_run_running_for_the_retry_and_giving_up_en
         alice, simple_docx, monkeypatch):
     from django.db import OperationalError
 
+    from redline.jobs.tasks import job_retry_or_fail, job_run
     from redline.services import runs
-    from redline.tasks import job_retry_or_fail, job_run
 
     version, *_ = document_version_create(workspace=alice.workspace, data=simple_docx, filename="a.docx",
                                             uploaded_by=None)

@@ -9,11 +9,11 @@ import zipfile
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from redline.jobs.worker import in_process_worker
 from redline.models import AnalysisRun, KnownEntry, RunStatus, Suggestion
 from redline.ooxml.paragraphs import read_document
 from redline.services.playbooks import playbook_default_install
 from redline.services.runs import run_redline
-from redline.worker import in_process_worker
 from tests.ooxml.conftest import make_contract
 from tests.support import oracles
 

@@ -21,7 +21,7 @@ from django.core.wsgi import get_wsgi_application
 from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import negative_data_rejection, positive_data_acceptance
 
-from redline.worker import in_process_worker
+from redline.jobs.worker import in_process_worker
 from tests.support.world import populate
 
 pytestmark = pytest.mark.filterwarnings("ignore:StreamingHttpResponse must consume asynchronous iterators")

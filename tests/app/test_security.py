@@ -14,7 +14,7 @@ from django.test import Client
 from django.urls import URLPattern, get_resolver
 
 from redline.models import AuditEvent
-from redline.security import DASHBOARD_CSP, HTMX_INDICATOR_STYLE
+from redline.server.security import DASHBOARD_CSP, HTMX_INDICATOR_STYLE
 from redline.services.accounts import api_key_issue, api_key_revoke
 from redline.services.playbooks import playbook_default_install
 from redline.services.preferences import preferences_restore, preferences_save
@@ -160,7 +160,7 @@ def test_the_allowed_inline_style_is_the_one_vendored_htmx_inserts():
 
     htmx = (Path(__file__).resolve().parents[2] / "static" / "vendor" / "htmx.min.js").read_text()
     template = re.search(r"`<style\$\{e\}>`\+`(.*?)`\+`(.*?)`\+\"</style>\"", htmx)
-    assert template, "htmx's indicator style changed: update HTMX_INDICATOR_STYLE in redline/security.py"
+    assert template, "htmx's indicator style changed: update HTMX_INDICATOR_STYLE in redline/server/security.py"
     css = (template.group(1) + template.group(2)).replace("${t}", "htmx-indicator").replace("${n}", "htmx-request")
     assert css == HTMX_INDICATOR_STYLE
 

@@ -8,9 +8,9 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from redline import streams
+from redline.jobs import streams
+from redline.jobs.progress import event_emit
 from redline.models import Job
-from redline.progress import event_emit
 from tests.support.asgi_server import asgi_server
 
 

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from redline.cli import main
+from redline.cli.main import main
 from redline.ooxml.paragraphs import read_document
 from tests.support.clause_contract import CONTRACT, GOVERNING_LAW
 

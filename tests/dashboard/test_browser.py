@@ -14,13 +14,13 @@ from unittest import mock
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from redline.jobs.worker import in_process_worker
 from redline.models import ApiKey, Feedback, Role
 from redline.services.accounts import api_key_issue, membership_create, user_create
 from redline.services.documents import document_version_create
 from redline.services.playbooks import playbook_default_install
 from redline.services.preferences import preferences_current
 from redline.services.runs import run_request
-from redline.worker import in_process_worker
 from tests.dashboard.conftest import CONTRACT, PASSWORD, seed_run
 from tests.support.browser import SHOTS
 
@@ -249,7 +249,7 @@ def test_watch_a_run_reach_done(page: Page, alice):
                                             uploaded_by=None)
     assert in_process_worker().wait_idle(60)
     # Hold the job back until the page is open, so the page really watches it go from queued to done.
-    with mock.patch("redline.jobs.job_dispatch") as dispatch:
+    with mock.patch("redline.jobs.dispatch.job_dispatch") as dispatch:
         run, _ = run_request(version=version, playbook_version=playbook, provider="offline")
     job_id = dispatch.call_args.kwargs["job_id"]
     sign_in(page)

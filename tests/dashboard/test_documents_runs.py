@@ -8,8 +8,8 @@ from unittest import mock
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from redline.jobs.worker import in_process_worker
 from redline.models import AnalysisRun, DocumentVersion, Feedback, KnownEntry
-from redline.worker import in_process_worker
 from tests.dashboard.conftest import CONTRACT, HTMX
 
 
@@ -99,7 +99,7 @@ def test_start_a_run_watch_progress_and_rerun(admin, alice, playbook):
     version, *_ = document_version_create(workspace=alice.workspace, data=CONTRACT, filename="msa.docx",
                                             uploaded_by=None)
     assert in_process_worker().wait_idle(60)
-    with mock.patch("redline.jobs.job_dispatch") as dispatch:  # hold the job: see the queued state first
+    with mock.patch("redline.jobs.dispatch.job_dispatch") as dispatch:  # hold the job: see the queued state first
         resp = admin.post(f"/documents/{version.document_id}/runs/", {"version": version.pk,
                                                                       "playbook": playbook.playbook_id})
     run = AnalysisRun.objects.get()

@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from redline.bench import mixed_ops
+from redline.bench.processes import mixed_ops
 from redline.learning.outcomes import detect_outcomes
 from redline.ooxml.ops import op_from_json
 from redline.ooxml.package import Package

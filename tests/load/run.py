@@ -168,8 +168,8 @@ def watch_jobs(workspace_id: int, count: int) -> list[int]:
 
     from django.utils import timezone
 
+    from redline.jobs.progress import event_emit
     from redline.models import Job, JobStatus
-    from redline.progress import event_emit
 
     held = timezone.now() + timedelta(days=1)  # running, held by this process: no worker picks them up
     jobs = [Job.objects.create(workspace_id=workspace_id, kind="load.watch", params={}, status=JobStatus.RUNNING,
@@ -180,8 +180,8 @@ def watch_jobs(workspace_id: int, count: int) -> list[int]:
 
 
 def emit(job_ids: list[int], kind: str, data: dict) -> None:
+    from redline.jobs.progress import event_emit
     from redline.models import Job
-    from redline.progress import event_emit
 
     for job in Job.objects.filter(pk__in=job_ids):
         event_emit(job=job, kind=kind, data=data)

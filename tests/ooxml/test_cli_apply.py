@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from redline.cli import main
+from redline.cli.main import main
 from redline.ooxml.docprops import get_doc_id
 from redline.ooxml.package import Package
 from tests.ooxml.write_helpers import anchor, anchored, p, r

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from redline.cli import main
+from redline.cli.main import main
 from redline.ooxml.extract import extract_all
 from redline.ooxml.resolve import resolve_docx
 from tests.support import oracles

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from redline.bench import mixed_ops
+from redline.bench.processes import mixed_ops
 from redline.ooxml.markdown import to_sidecar
 from redline.ooxml.paragraphs import read_document
 from tests.ooxml.write_helpers import judge, redline

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from redline.cli import main
+from redline.cli.main import main
 from tests.retrieval.conftest import CONTRACT
 
 

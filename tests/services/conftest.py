@@ -83,7 +83,7 @@ def when_subscribed(redis_url: str, job_id: int, then: Callable[[], None], timeo
     waiting on pub/sub), call ``then`` (ordering by what the server did, not by a sleep)."""
     from redis import Redis as RedisClient
 
-    from redline.progress import channel_name
+    from redline.jobs.progress import channel_name
 
     def watch() -> None:
         with RedisClient.from_url(redis_url) as client:

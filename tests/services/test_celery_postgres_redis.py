@@ -38,7 +38,7 @@ def test_job_dispatched_through_redis_runs_on_the_worker_and_lands_in_postgres(
 
 @pytest.mark.usefixtures("require_postgres")
 def test_redelivered_task_does_not_run_a_finished_job_twice(alice, simple_docx, use_celery, celery_worker):
-    from redline.tasks import run_job_task
+    from redline.jobs.tasks import run_job_task
 
     job_id = alice.api().post("/api/documents", {"file": SimpleUploadedFile("c.docx", simple_docx)}).json()["job_id"]
     assert wait_for(lambda: Job.objects.get(pk=job_id).status == JobStatus.SUCCEEDED)

@@ -17,8 +17,8 @@ from django.core.cache import caches
 from django.db import connection, connections
 from redis import Redis as RedisClient
 
+from redline.jobs.progress import event_emit
 from redline.models import Job, JobStatus
-from redline.progress import event_emit
 from tests.servers import Redis
 
 REQUESTS = 30
@@ -55,7 +55,7 @@ def on_fresh_threads(work: Callable[[], object]) -> list[object]:
 
 
 def test_cache_objects_of_every_thread_share_one_redis_pool(settings, own_redis):
-    settings.CACHES = {"default": {"BACKEND": "redline.cache_backend.TolerantRedisCache", "LOCATION": own_redis.url,
+    settings.CACHES = {"default": {"BACKEND": "redline.server.cache_backend.TolerantRedisCache", "LOCATION": own_redis.url,
                                    "OPTIONS": {"socket_connect_timeout": 1.0, "socket_timeout": 2.0}}}
 
     def work() -> object:

@@ -16,10 +16,10 @@ from django.conf import settings as django_settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 
-from redline import streams
 from redline.celery import app as celery_app
+from redline.jobs import streams
+from redline.jobs.progress import event_emit
 from redline.models import AnalysisRun, Job, JobEvent, JobStatus, RunStatus
-from redline.progress import event_emit
 from redline.services.playbooks import playbook_default_install
 from tests import settings as test_settings
 from tests.ooxml.conftest import make_contract
@@ -50,7 +50,7 @@ def scale_out(settings):
     """This process configured as a scale-out web server on its own Redis (which tests may stop)."""
     redis = Redis().start()
     settings.REDIS_URL = settings.CELERY_BROKER_URL = redis.url
-    settings.CACHES = {"default": {"BACKEND": "redline.cache_backend.TolerantRedisCache", "LOCATION": redis.url,
+    settings.CACHES = {"default": {"BACKEND": "redline.server.cache_backend.TolerantRedisCache", "LOCATION": redis.url,
                                    "OPTIONS": {"socket_connect_timeout": 1.0, "socket_timeout": 2.0}}}
     previous = celery_app.conf.broker_url
     _dispatch_to(redis.url)

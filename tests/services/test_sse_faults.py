@@ -12,9 +12,9 @@ import pytest
 import redis
 from django.db import connection
 
-from redline import streams
+from redline.jobs import streams
+from redline.jobs.progress import channel_name, event_emit
 from redline.models import Job
-from redline.progress import channel_name, event_emit
 from tests.app.test_sse import read_frames
 from tests.support.asgi_server import asgi_server
 

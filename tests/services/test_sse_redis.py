@@ -7,9 +7,9 @@ import time
 import httpx
 import pytest
 
-from redline import streams
+from redline.jobs import streams
+from redline.jobs.progress import event_emit
 from redline.models import Job
-from redline.progress import event_emit
 from tests.app.test_sse import read_frames
 from tests.support.asgi_server import asgi_server
 

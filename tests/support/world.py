@@ -10,10 +10,10 @@ from __future__ import annotations
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
+from redline.jobs.worker import in_process_worker
 from redline.models import ApiKey, KnownEntry, Playbook, PreferencesVersion, Rejection, Suggestion
 from redline.services.playbooks import playbook_default_install
 from redline.services.preferences import preferences_save
-from redline.worker import in_process_worker
 from tests.support.docx_builder import build_docx, para
 
 CONTRACT = build_docx(para("1. Term", style="Heading1")

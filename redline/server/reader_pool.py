@@ -33,11 +33,11 @@ from pathlib import Path
 
 from django.conf import settings
 
-from .ooxml.errors import DocxError
-from .ooxml.paragraphs import Scan
-from .ooxml.scanner import HEADER, READY, frame
+from ..ooxml.errors import DocxError
+from ..ooxml.paragraphs import Scan
+from ..ooxml.scanner import HEADER, READY, frame
 
-_PROJECT = Path(__file__).resolve().parent.parent  # where ``python -m redline...`` finds the package
+_PROJECT = Path(__file__).resolve().parents[2]  # where ``python -m redline...`` finds the package
 _START_TIMEOUT = 30.0
 
 

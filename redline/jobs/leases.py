@@ -20,7 +20,7 @@ from django.db import connection, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from .models import Job, JobStatus
+from ..models import Job, JobStatus
 
 logger = logging.getLogger(__name__)
 

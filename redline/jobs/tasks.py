@@ -1,41 +1,34 @@
-"""Task layer: load a job by id, call its service, record the outcome.
+"""Task layer: load a job by id, call the handler its kind registered, record the outcome.
 
 Thin on purpose (pretix/Sentry style): the service does the work and reports
-progress through a callback; this module owns status, attempts and errors.
-Exactly once: a message runs its job only when it can claim it (``redline.leases``),
+progress through a callback; this module owns status, attempts and errors. The
+handlers come from :mod:`redline.jobs.registry` (the services register them), so
+this module imports no service.
+Exactly once: a message runs its job only when it can claim it (``redline.jobs.leases``),
 so a message sent twice, or redelivered under ``acks_late`` while the job runs or
 after it finished, is dropped; a job whose worker was killed is resumed by the
-reaper once its lease lapses (``redline.pulse``).
+reaper once its lease lapses (``redline.jobs.pulse``).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from typing import Any
 
 from celery import Task, shared_task
 from django.db import OperationalError, transaction
 from django.utils import timezone
 
-from .errors import ApplicationError
+from ..errors import ApplicationError
+from ..models import AnalysisRun, Job, JobStatus, RunStatus
 from .leases import LeaseKeeper, job_claim, job_held
-from .models import AnalysisRun, Job, JobStatus, RunStatus
-from .progress import AttemptSuperseded, ProgressCallback, callback_for, event_emit
-from .services import documents, runs
+from .progress import AttemptSuperseded, callback_for, event_emit
+from .registry import handler_for
 
 logger = logging.getLogger(__name__)
 
-JobService = Callable[[Job, ProgressCallback], dict[str, Any]]
-
-HANDLERS: dict[str, JobService] = {
-    "document.ingest": documents.document_version_ingest,
-    runs.RUN_JOB: runs.run_execute,
-}
-
-
 def job_run(job_id: int, *, worker: str = "", holder: int | None = None) -> None:
-    """Run one attempt of a job, if it is this message's to run (see :mod:`redline.leases`).
+    """Run one attempt of a job, if it is this message's to run (see :mod:`redline.jobs.leases`).
 
     ``holder`` is the attempt a retry continues (its claim survives the database error that
     interrupted it); a message for a job that is finished, or held by a live attempt, is dropped.
@@ -44,7 +37,7 @@ def job_run(job_id: int, *, worker: str = "", holder: int | None = None) -> None
     if job is None:
         logger.info("job %s: not claimable (finished, or held by a live attempt); message dropped", job_id)
         return
-    handler = HANDLERS.get(job.kind)
+    handler = handler_for(job.kind)
     with LeaseKeeper(job) as lease:  # renewed while the work runs; the outcome is recorded after
         try:
             event_emit(job=job, kind="started", data={"attempt": job.attempts})

@@ -16,7 +16,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 
-from .models import Job, JobEvent
+from ..models import Job, JobEvent
 from .redis_client import redis_for
 
 logger = logging.getLogger(__name__)

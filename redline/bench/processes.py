@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 MAKE_CONTRACT = ROOT / "tests" / "support" / "make_contract.py"
 OPS_PER_RUN = 200
 _READ_ONLY = (

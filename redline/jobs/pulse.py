@@ -5,7 +5,8 @@ check reads it: no broadcast ping on the request path) and resumes the jobs
 whose lease lapsed (a worker killed mid-job); about once a minute it also ends
 runs that stopped making progress (``REDLINE_STALE_RUN_MINUTES``: a worker alive
 but stuck). So recovery needs no cron job and no second worker start. Started
-when the worker is ready, stopped (heartbeat removed) when it shuts down.
+when the worker is ready, stopped (heartbeat removed) when it shuts down. The
+duties themselves are the services', registered with :mod:`redline.jobs.registry`.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ import threading
 
 from django.conf import settings
 from django.db import connection
+
+from .registry import duties_run
 
 logger = logging.getLogger(__name__)
 
@@ -34,10 +37,8 @@ class Pulse:
     def stop(self) -> None:
         self._stop.set()
         self._thread.join(self.interval + 5)
-        from .services.health import heartbeat_forget
-
         try:
-            heartbeat_forget(hostname=self.hostname)
+            duties_run("heartbeat_forget", hostname=self.hostname)
         except Exception:
             logger.warning("pulse: could not remove the heartbeat of %s", self.hostname, exc_info=True)
         finally:
@@ -45,12 +46,9 @@ class Pulse:
 
     def beat(self, number: int) -> None:
         """Pulse ``number``: heartbeat, then resume or end jobs nobody holds any more (and stalled runs)."""
-        from .services.health import heartbeat_record
-        from .services.reaper import reap_on_pulse
-
         try:
-            heartbeat_record(hostname=self.hostname, broker_url=settings.CELERY_BROKER_URL)
-            reap_on_pulse(number, self.interval)
+            duties_run("heartbeat", hostname=self.hostname, broker_url=settings.CELERY_BROKER_URL)
+            duties_run("pulse", beat=number, interval_s=self.interval)
         except Exception:  # the database away: the next pulse tries again
             logger.warning("pulse of %s failed", self.hostname, exc_info=True)
             connection.close()

@@ -18,9 +18,9 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from .bench import generated_contract, measure_process, run_checked
+from .processes import generated_contract, measure_process, run_checked
 
-MAKE_REVISIONS = Path(__file__).resolve().parents[1] / "tests" / "support" / "make_revisions.py"
+MAKE_REVISIONS = Path(__file__).resolve().parents[2] / "tests" / "support" / "make_revisions.py"
 
 
 def run_revisions(pages: list[int], *, count: int, repeat: int, workdir: Path, out: TextIO) -> None:

@@ -3,7 +3,7 @@
 Used when no broker is configured, so a single process runs the whole product.
 On start it picks up jobs a previous process left queued or running (nothing is
 lost across a restart): a job is run only by the message that claims it
-(``redline.leases``), and between jobs, every pulse, the thread resumes the jobs
+(``redline.jobs.leases``), and between jobs, every pulse, the thread resumes the jobs
 whose lease lapsed and ends stalled runs, as a Celery worker's pulse does.
 """
 
@@ -17,6 +17,8 @@ import time
 from django.conf import settings
 from django.db import OperationalError, close_old_connections
 
+from .registry import duties_run
+
 logger = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 5
@@ -24,7 +26,7 @@ RETRY_DELAY_S = 1.0
 
 
 class InProcessWorker:
-    """A single background thread executing :func:`redline.tasks.job_run`."""
+    """A single background thread executing :func:`redline.jobs.tasks.job_run`."""
 
     def __init__(self) -> None:
         self._queue: queue.Queue[tuple[int, int | None]] = queue.Queue()
@@ -33,10 +35,9 @@ class InProcessWorker:
         self._idle.set()
 
     def start(self) -> None:
-        from .models import Job, JobStatus
-        from .services.reaper import runs_reap_stale
+        from ..models import Job, JobStatus
 
-        runs_reap_stale()  # what stalled long ago ends as an error; the rest resumes below
+        duties_run("worker_start")  # what stalled long ago ends as an error; the rest resumes below
         self._thread.start()
         for job_id in Job.objects.filter(status__in=[JobStatus.QUEUED, JobStatus.RUNNING]).values_list("pk", flat=True):
             self.submit(job_id)
@@ -81,10 +82,8 @@ class InProcessWorker:
     @staticmethod
     def _reap(number: int) -> None:
         """One pulse (when idle); whatever goes wrong (the database away), the thread lives on to run jobs."""
-        from .services.reaper import reap_on_pulse
-
         try:
-            reap_on_pulse(number, settings.REDLINE_WORKER_PULSE_S)
+            duties_run("pulse", beat=number, interval_s=settings.REDLINE_WORKER_PULSE_S)
             close_old_connections()
         except Exception:
             logger.warning("in-process worker: reaping lapsed jobs failed", exc_info=True)

@@ -1,7 +1,6 @@
 """The clause engine's subcommands: ``clauses``, ``clauses-train`` and ``clauses-eval``.
 
-Kept apart from :mod:`redline.cli` so that module stays about reading and
-writing Word files; registered through the same :func:`redline.cli.command`.
+Registered, as every subcommand, through :func:`redline.cli.commands.command`.
 """
 
 from __future__ import annotations
@@ -11,7 +10,7 @@ import json
 import sys
 from pathlib import Path
 
-from redline.cli import EXIT_OK, InputError, command, read_input
+from .commands import EXIT_OK, InputError, command, read_input
 
 
 @command

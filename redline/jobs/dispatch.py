@@ -14,7 +14,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
-from .models import Job, Workspace
+from ..models import Job, Workspace
 
 logger = logging.getLogger(__name__)
 

@@ -31,7 +31,7 @@ from django.conf import settings
 from django.core import signing
 from django.db import InterfaceError, OperationalError, connection
 
-from .models import JobEvent
+from ..models import JobEvent
 from .progress import channel_name
 
 logger = logging.getLogger(__name__)

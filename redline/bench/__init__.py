@@ -1,0 +1,1 @@
+"""``redline bench``: timings and memory of whole processes (reading, redlining, revisions)."""
