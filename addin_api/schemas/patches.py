@@ -7,7 +7,7 @@ class PatchIn(Schema):
     """The paragraph (its ``_RL_`` anchor) and every suggestion that should be in it after this
     step: those already applied there plus the new ones (stable ``id``s from the suggestions list)."""
 
-    anchor: str = Field(pattern=r"^_RL_[0-9a-f]{12}$")
+    anchor: str = Field(min_length=1, max_length=40)  # the suggestions' own anchor, or 422 other_paragraph
     suggestions: list[str] = Field(min_length=1, max_length=500)
 
 

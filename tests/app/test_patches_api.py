@@ -109,8 +109,9 @@ def test_bad_requests_are_refused_with_a_code(alice, bob, reviewed):
     resp = compose(alice, run_id, anchor, [mine, elsewhere])
     assert resp.status_code == 422 and resp.json()["code"] == "other_paragraph"
     assert resp.json()["detail"]["other_paragraph"] == [elsewhere]
-    for body in ({"anchor": anchor, "suggestions": []}, {"anchor": "Heading1", "suggestions": [mine]},
-                 {"suggestions": [mine]}):
+    resp = compose(alice, run_id, "_Toc100", [mine])
+    assert resp.status_code == 422 and resp.json()["code"] == "other_paragraph"
+    for body in ({"anchor": anchor, "suggestions": []}, {"anchor": anchor, "suggestions": [1]}, {"suggestions": [mine]}):
         resp = alice.api().post(f"/api/runs/{run_id}/patches", body, content_type="application/json")
         assert resp.status_code == 422 and resp.json()["code"] == "validation_error", body
     # Another workspace's member: the run does not exist for them.
