@@ -95,6 +95,8 @@ def test_a_suggestion_already_in_keeps_its_comment_once_when_another_is_added(al
     said = escape(comment["comment"].splitlines()[0])
     assert [x["patch"].count(said) for x in (first, both, all_three)] == [1, 1, 1]
     assert [(x["before"], x["after"]) for x in (first, both, all_three)] == [(0, 0), (0, 1), (0, 1)]
+    # A paragraph's first suggestion alone gets the patch the suggestions list carries (bar the time).
+    assert undated(first["patch"]) == undated(comment["patch"])
     assert all_three["text"] == PARAGRAPHS[THREE]  # comments and a clause after: the paragraph reads the same
 
 
