@@ -17,6 +17,7 @@
     properties: new Map(Object.entries(seed.customProperties || {})),
     changeTrackingMode: seed.changeTrackingMode || "TrackAll",
     revision: 1,
+    styles: new Map(), // styleId (or docDefaults) -> w:style XML, from the patches inserted
   };
   const log = { inserts: [], selections: [], syncs: 0, trackingModes: [doc.changeTrackingMode], files: 0 };
 
@@ -68,6 +69,14 @@
       .flatMap((part) => [...part.getElementsByTagNameNS(W_NS, "comment")]);
     renumber([...paragraphs, ...comments]);
     const serializer = new XMLSerializer();
+    // Word adds the styles a patch brings that the document lacks; so does the double.
+    for (const part of xml.getElementsByTagNameNS(PKG_NS, "part")) {
+      if (part.getAttributeNS(PKG_NS, "name") !== "/word/styles.xml") continue;
+      for (const el of part.getElementsByTagNameNS(W_NS, "styles")[0].children) {
+        const key = el.localName === "style" ? el.getAttributeNS(W_NS, "styleId") : el.localName;
+        if (!doc.styles.has(key)) doc.styles.set(key, serializer.serializeToString(el));
+      }
+    }
     return {
       paragraphs: paragraphs.map((p) => ({
         // What Word shows with markup: inserted and kept text; deleted text is struck, not part of .text.
@@ -384,17 +393,21 @@
       return `<w:p>${style}${starts}<w:r><w:t xml:space="preserve">${esc(p.text)}</w:t></w:r>${ends}</w:p>`;
     }).join("");
     const comments = doc.paragraphs.flatMap((p) => p.comments || []);
+    const parts = [];
+    if (comments.length) parts.push(["comments", `<w:comments xmlns:w="${W_NS}" ${MC_DECL}>${comments.join("")}</w:comments>`]);
+    if (doc.styles.size) {
+      const order = [...doc.styles.keys()].sort((a, b) => (b === "docDefaults") - (a === "docDefaults")); // schema order
+      parts.push(["styles", `<w:styles xmlns:w="${W_NS}" ${MC_DECL}>${order.map((k) => doc.styles.get(k)).join("")}</w:styles>`]);
+    }
     const rel = (rid, type, target) => `<Relationship Id="${rid}" Type="http://schemas.openxmlformats.org/${type}" Target="${target}"/>`;
     const custom = [...doc.properties].map(([key, value], i) =>
       `<property fmtid="{D5CDD505-2E9C-101B-9397-08002B2CF9AE}" pid="${i + 2}" name="${esc(key)}"><vt:lpwstr>${esc(value)}</vt:lpwstr></property>`).join("");
     return zip([
-      ["[Content_Types].xml", `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/><Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/><Override PartName="/docProps/custom.xml" ContentType="application/vnd.openxmlformats-officedocument.custom-properties+xml"/>${comments.length ? '<Override PartName="/word/comments.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.comments+xml"/>' : ""}</Types>`],
+      ["[Content_Types].xml", `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/><Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/><Override PartName="/docProps/custom.xml" ContentType="application/vnd.openxmlformats-officedocument.custom-properties+xml"/>${parts.map(([kind]) => `<Override PartName="/word/${kind}.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.${kind}+xml"/>`).join("")}</Types>`],
       ["_rels/.rels", `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${rel("rId1", "officeDocument/2006/relationships/officeDocument", "word/document.xml")}${rel("rId2", "package/2006/relationships/metadata/core-properties", "docProps/core.xml")}${rel("rId3", "officeDocument/2006/relationships/custom-properties", "docProps/custom.xml")}</Relationships>`],
       ["word/document.xml", `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="${W_NS}" ${MC_DECL}><w:body>${body}<w:sectPr/></w:body></w:document>`],
-      ...(comments.length ? [
-        ["word/_rels/document.xml.rels", `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${rel("rId1", "officeDocument/2006/relationships/comments", "comments.xml")}</Relationships>`],
-        ["word/comments.xml", `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:comments xmlns:w="${W_NS}" ${MC_DECL}>${comments.join("")}</w:comments>`],
-      ] : []),
+      ...(parts.length ? [["word/_rels/document.xml.rels", `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${parts.map(([kind], i) => rel(`rId${i + 1}`, `officeDocument/2006/relationships/${kind}`, `${kind}.xml`)).join("")}</Relationships>`]] : []),
+      ...parts.map(([kind, xml]) => [`word/${kind}.xml`, `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>${xml}`]),
       ["docProps/core.xml", `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties"><cp:revision>${doc.revision}</cp:revision></cp:coreProperties>`],
       ["docProps/custom.xml", `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/custom-properties" xmlns:vt="http://schemas.openxmlformats.org/officeDocument/2006/docPropsVTypes">${custom}</Properties>`],
     ]);
