@@ -297,7 +297,7 @@ def test_errors_are_plain_words_with_retry_and_nothing_is_half_applied(alice, op
     expect(payment.locator(".state")).to_have_text("Applied as a tracked change.")
     wait_for(lambda: KnownEntry.objects.count() == 1)
 
-    pane.double("rejectAll()")  # the double saves no file holding patches (see its README)
+    pane.double("rejectAll()")  # the lawyer rejects it: the next reviews start from the original text
 
     # A server error: plain words, no internals.
     page.route("**/api/documents", lambda route: route.fulfill(
