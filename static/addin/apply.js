@@ -8,6 +8,24 @@
 import { composeRequest, currentSpan, readCompose } from "./patches.js";
 import * as word from "./word.js";
 
+const W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main";
+
+/**
+ * A paragraph's first suggestion, alone: its patch from the suggestions list is what the server
+ * would compose (the same writer, the same document), so no request is needed. Its layout (new
+ * paragraphs before and after the anchored one) is read from the patch; null if it cannot be.
+ */
+function listed(s) {
+  const xml = new DOMParser().parseFromString(s.patch, "application/xml");
+  const body = xml.getElementsByTagNameNS(W_NS, "body")[0];
+  if (!body) return null;
+  const paragraphs = [...body.children].filter((el) => el.namespaceURI === W_NS && el.localName === "p");
+  const at = paragraphs.findIndex((p) => [...p.getElementsByTagNameNS(W_NS, "bookmarkStart")]
+    .some((b) => b.getAttributeNS(W_NS, "name") === s.anchor));
+  if (at === -1) return null;
+  return { patch: s.patch, before: at, after: paragraphs.length - at - 1, results: [{ id: s.id, status: "applied", message: "" }] };
+}
+
 /**
  * Apply `add` (suggestions on `anchor`'s paragraph) on top of what that paragraph already holds.
  *
@@ -17,7 +35,8 @@ import * as word from "./word.js";
  * @returns {Promise<{applied: object[], skipped: {suggestion: object, reason: string}[]}>}
  */
 export async function applyToParagraph({ api, runId, anchor, add, records, anchors }) {
-  const response = await api.post(`/runs/${runId}/patches`, composeRequest(anchor, add, records));
+  const response = (!records.has(anchor) && add.length === 1 && listed(add[0]))
+    || (await api.post(`/runs/${runId}/patches`, composeRequest(anchor, add, records)));
   const outcome = readCompose(response, add);
   if (!outcome.insert) return { applied: [], skipped: outcome.skipped };
   const next = { before: response.before, after: response.after };

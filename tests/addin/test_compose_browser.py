@@ -37,6 +37,8 @@ class Applied:
         self.pane, self.page = pane, pane.page
         self.tmp, self.name = tmp, name
         sign_in(pane, pane.member)
+        self.composed: list[dict] = []  # the bodies of POST /api/runs/{id}/patches
+        self.page.on("request", lambda r: r.url.endswith("/patches") and self.composed.append(r.post_data_json))
         before_count = AnalysisRun.objects.count()
         review(pane)
         self.original = bytes(pane.double("docxBytes()"))
@@ -106,6 +108,9 @@ def test_three_suggestions_in_one_paragraph_in_any_order_equal_the_redline(appli
         assert len({s.severity for s in a.three}) == 2
         for i in order:
             a.click_apply(a.three[i])
+        # The first goes in with its listed patch; each next one is composed with those before it.
+        sids = [a.three[i].sid for i in order]
+        assert [sorted(c["suggestions"]) for c in a.composed] == [sorted(sids[:2]), sorted(sids)]
         inserts = a.pane.double("log.inserts")
         assert [i["span"] for i in inserts] == ([1, 1, 1] if order[0] == 0 else [1, 2, 2])  # the clause is replaced too
         assert all(i["changeTrackingMode"] == "Off" for i in inserts)
@@ -124,6 +129,8 @@ def test_three_suggestions_in_one_paragraph_in_any_order_equal_the_redline(appli
     expect(a.page.locator("#summary")).to_have_text(f"Applied {len(everything)} of {len(everything)} suggestions.")
     anchored = {s.anchor for s in everything}
     assert len(a.pane.double("log.inserts")) == len(anchored)
+    stacked = {x for x in anchored if sum(s.anchor == x for s in everything) > 1}
+    assert a.anchors[THREE] in stacked and {c["anchor"] for c in a.composed} == stacked  # one request each
     pane_file, server_file = a.document(), a.redline(everything)
     lines = same_document(pane_file, server_file, a.original)
     results["all"] = {view: paragraph_lines(lines[view], a.three[2].data["new_text"]) for view in lines}
