@@ -15,6 +15,7 @@ from redline.ooxml.patch import patch_to_docx
 from redline.services.playbooks import playbook_default_install
 from tests.app.conftest import review_and_wait
 from tests.support import oracles
+from tests.support.docx_builder import build_docx
 from tests.support.stacked_contract import FOUR, PARAGRAPHS, THREE, stacked_docx
 from tests.support.validator import assert_no_new_findings
 from tests.support.world import assert_unchanged, database_snapshot
@@ -116,6 +117,14 @@ def test_bad_requests_are_refused_with_a_code(alice, bob, reviewed):
     for body in ({"anchor": anchor, "suggestions": []}, {"anchor": anchor, "suggestions": [1]}, {"suggestions": [mine]}):
         resp = alice.api().post(f"/api/runs/{run_id}/patches", body, content_type="application/json")
         assert resp.status_code == 422 and resp.json()["code"] == "validation_error", body
+    # A suggestion of another run (another document) is not this run's.
+    other_doc = build_docx(f'<w:p><w:r><w:t>{PARAGRAPHS[FOUR]}</w:t></w:r></w:p>')
+    up = alice.api().post("/api/documents", {"file": SimpleUploadedFile("other.docx", other_doc)}).json()
+    other_run = review_and_wait(alice, up["document"]["id"])
+    theirs = alice.api().get(f"/api/runs/{other_run['id']}/suggestions").json()[0]
+    resp = compose(alice, run_id, theirs["anchor"], [theirs["id"]])
+    assert resp.status_code == 422 and resp.json()["detail"]["unknown"] == [theirs["id"]]
+    assert compose(alice, other_run["id"], theirs["anchor"], [theirs["id"]]).status_code == 200
     # Another workspace's member: the run does not exist for them.
     resp = compose(bob, run_id, anchor, [mine])
     assert resp.status_code == 404 and resp.json()["code"] == "not_found"
