@@ -22,7 +22,19 @@ from redline.errors import ApplicationError
 
 from .auth import ApiKeyAuth
 from .docs import ApiDocs
-from .routers import addin, analytics, clauses, documents, health, jobs, preferences, revisions, runs, suggestions
+from .routers import (
+    addin,
+    analytics,
+    clauses,
+    documents,
+    health,
+    jobs,
+    patches,
+    preferences,
+    revisions,
+    runs,
+    suggestions,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -95,6 +107,7 @@ api.add_router("/documents", clauses.router)
 api.add_router("/jobs", jobs.router)
 api.add_router("/runs", runs.router)
 api.add_router("/runs", addin.router)
+api.add_router("/runs", patches.router)
 api.add_router("/suggestions", suggestions.router)
 api.add_router("/preferences", preferences.router)
 api.add_router("/analytics", analytics.router)

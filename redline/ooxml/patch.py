@@ -25,6 +25,7 @@ import copy
 import io
 import posixpath
 import zipfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from lxml import etree
@@ -36,6 +37,7 @@ from .ops import DEFAULT_AUTHOR, Op, OpResult
 from .oxml import NSMAP, REL_TYPE, parse_xml, qn, serialize
 from .package import MAIN_CT, Package
 from .revisions import next_paragraph
+from .text import paragraph_text
 from .writer import Redliner
 
 RELS_CT = "application/vnd.openxmlformats-package.relationships+xml"
@@ -71,6 +73,20 @@ class Patch:
     result: OpResult
 
 
+@dataclass(frozen=True, slots=True)
+class ComposedPatch:
+    """One flat-OPC patch for several ops on one paragraph, with one result per op
+    (in the order applied), the anchored paragraph's text once they are accepted,
+    and how many of the patch's paragraphs are new ones before and after it (an
+    insertion's), which a later patch of the same paragraph must replace too."""
+
+    xml: bytes | None
+    results: list[OpResult]
+    text: str = ""
+    before: int = 0
+    after: int = 0
+
+
 class PatchBuilder:
     """Builds patches for ops on one (anchored) document; the document is not changed."""
 
@@ -82,19 +98,43 @@ class PatchBuilder:
 
     def build(self, op: Op) -> Patch:
         """The patch for ``op`` against the document as it is now."""
-        p = self._anchors.get(op.anchor)
+        composed = self.compose([op])
+        return Patch(composed.xml, composed.results[0])
+
+    def compose(self, ops: Sequence[Op]) -> ComposedPatch:
+        """One patch for several ops on the same anchored paragraph.
+
+        The ops are applied in ``op.index`` order (the order
+        :func:`~redline.ooxml.writer.redline_document` applies a run's ops in) by one
+        :class:`~redline.ooxml.writer.Redliner` over the scratch copy, so the patch
+        reads exactly as that paragraph does in the whole-document redline, whatever
+        order the caller lists the ops in. ``xml`` is None when no op applied.
+        """
+        ordered = sorted(ops, key=lambda o: o.index)
+        anchors = {o.anchor for o in ordered}
+        if len(anchors) != 1:
+            raise ValueError(f"compose() takes ops on one paragraph, got anchors {sorted(anchors)}")
+        anchor = anchors.pop()
+        p = self._anchors.get(anchor)
         if p is None:
-            return Patch(None, OpResult(op, "skipped", "anchor_not_found", f"No paragraph holds anchor {op.anchor}."))
+            missing = [OpResult(o, "skipped", "anchor_not_found", f"No paragraph holds anchor {anchor}.")
+                       for o in ordered]
+            return ComposedPatch(None, missing)
         nxt = next_paragraph(p)
         scratch = _scratch(self.pkg, [p] + ([nxt] if nxt is not None else []))
-        result = Redliner(scratch, author=self.author, date=self.date, seed=op.entry_id.encode()).apply(op)
-        if result.status != "applied":
-            return Patch(None, result)
+        seed = "\0".join(o.entry_id for o in ordered).encode()
+        redliner = Redliner(scratch, author=self.author, date=self.date, seed=seed)
+        results = redliner.apply_all(ordered)
+        if not any(r.status == "applied" for r in results):
+            return ComposedPatch(None, results)
         body = scratch.xml(scratch.main_part).find(qn("w:body"))
         paragraphs = list(body)
         if nxt is not None:
             paragraphs = paragraphs[:-1]  # the follower was context, not content
-        return Patch(_flat_opc(scratch, paragraphs), result)
+        anchored = anchor_map(body)[anchor]  # an op may rewrite the paragraph, never drop its anchor
+        at = paragraphs.index(anchored)
+        text = paragraph_text(anchored)
+        return ComposedPatch(_flat_opc(scratch, paragraphs), results, text, at, len(paragraphs) - at - 1)
 
 
 def _scratch(pkg: Package, paragraphs: list[etree._Element]) -> Package:

@@ -14,9 +14,10 @@ export function normaliseText(text) {
 }
 
 /**
- * Compare the paragraph as analysed with the paragraph now. Both texts come from
- * Word (read before the upload, and read again before applying), so any
- * difference after normalisation is an edit.
+ * Compare the paragraph as analysed (or as our last patch left it) with the
+ * paragraph now. Both texts come from Word (read before the upload or right after
+ * the patch, and read again before applying), so any difference after
+ * normalisation is an edit.
  *
  * @param {{analysed: string, current: string}} texts
  * @returns {{ok: true} | {ok: false, message: string}}

@@ -48,6 +48,13 @@ function card(s) {
   return el;
 }
 
+/** The group's "Apply all" button: what it covers (data-value, read by patches.inScope) and its name. */
+function groupButton(el, value, label) {
+  const button = el.querySelector(".apply-group");
+  button.dataset.value = value;
+  button.setAttribute("aria-label", label);
+}
+
 /**
  * Replace the container's content with the grouped results.
  * @returns {Map<string, HTMLElement>} suggestion id -> its card, for paintCard.
@@ -60,9 +67,11 @@ export function renderResults(container, { suggestions, anchors, rules }) {
     section.classList.add(`sev-${group.severity}`);
     section.querySelector(".badge").textContent = group.label;
     section.querySelector(".count").textContent = `(${group.count})`;
+    groupButton(section, group.severity, `Apply all ${group.label.toLowerCase()} suggestions`);
     for (const rule of group.rules) {
       const block = clone("rule-tpl");
       block.querySelector(".rule-title").textContent = rule.title;
+      groupButton(block, rule.key, `Apply all suggestions for ${rule.title}`);
       const guidance = block.querySelector(".guidance");
       guidance.hidden = !rule.guidance;
       guidance.querySelector("p").textContent = rule.guidance;

@@ -6,12 +6,13 @@
 
 import { anchorIndex } from "./anchors.js";
 import { Api } from "./api.js";
+import { applyToParagraph } from "./apply.js";
 import * as auth from "./auth.js";
 import { clauseSummary } from "./clauses.js";
 import { describeError, ReviewFailed } from "./errors.js";
 import { FollowUp } from "./followup.js";
 import { Outbox } from "./outbox.js";
-import { blockedReason, planApplyAll } from "./patches.js";
+import { blockedReason, inScope, planApply } from "./patches.js";
 import { progressView } from "./progress.js";
 import { paintCard, renderClauses, renderResults } from "./render.js";
 import { notRepeatedMessage, summaryMessage } from "./results.js";
@@ -36,7 +37,7 @@ const state = {
   suggestions: [], // live (streamed) until the run is done, then the stored ones (with pk and patch)
   final: false,
   applied: new Set(), // suggestion pks applied in this pane
-  touched: new Set(), // anchors whose paragraph took a patch in this review
+  records: new Map(), // anchor -> what was applied to that paragraph in this review (see patches.js)
   votes: new Map(), // pk -> "up" | "down"
   notes: new Map(), // suggestion id -> {message, tone}
   cards: new Map(), // suggestion id -> card element
@@ -82,6 +83,7 @@ function setBusy(busy) {
   state.busy = busy;
   $("review").disabled = busy;
   $("apply-all").disabled = busy || !state.final || !state.suggestions.some((s) => !blockedReason(s, state));
+  paintGroups();
   for (const s of state.suggestions) paint(s);
 }
 
@@ -195,7 +197,7 @@ async function review() {
     suggestions: [],
     final: false,
     applied: new Set(),
-    touched: new Set(),
+    records: new Map(),
     votes: new Map(),
     notes: new Map(),
   });
@@ -233,7 +235,16 @@ async function review() {
 function draw() {
   followUp.close(); // its result may be redrawn
   state.cards = renderResults($("results"), state);
+  paintGroups();
   for (const s of state.suggestions) paint(s);
+}
+
+/** "Apply all" of a severity or a clause: on while any of its suggestions can be applied. */
+function paintGroups() {
+  for (const button of $("results").querySelectorAll(".apply-group")) {
+    const open = state.suggestions.some((s) => inScope(button.dataset)(s) && !blockedReason(s, state));
+    button.disabled = state.busy || !state.final || !open;
+  }
 }
 
 function paint(s) {
@@ -318,24 +329,19 @@ async function locateClause(anchor) {
 
 // -- apply --------------------------------------------------------------------------
 
-/** Insert one suggestion's patch; true when it went in. */
-async function applyOne(s) {
-  const reason = blockedReason(s, state);
-  if (reason) {
-    note(s, reason, "warn");
-    return false;
+/** Apply suggestions of one paragraph, composed with those already applied there; how many went in. */
+async function applyGroup(anchor, add) {
+  for (const s of add) note(s, "Applying…");
+  const outcome = await applyToParagraph({
+    api, runId: state.runId, anchor, add, records: state.records, anchors: state.anchors,
+  });
+  for (const { suggestion, reason } of outcome.skipped) note(suggestion, reason, "warn");
+  for (const s of outcome.applied) {
+    state.applied.add(s.pk);
+    note(s, s.kind === "comment" ? "Added as a comment." : "Applied as a tracked change.", "ok");
   }
-  note(s, "Applying…");
-  const result = await word.applyPatch({ anchor: s.anchor, patch: s.patch, analysed: state.anchors.get(s.anchor).text });
-  if (!result.ok) {
-    note(s, result.message, "warn");
-    return false;
-  }
-  state.applied.add(s.pk);
-  state.touched.add(s.anchor);
-  outbox.add(state.runId, [s.pk]);
-  note(s, s.kind === "comment" ? "Added as a comment." : "Applied as a tracked change.", "ok");
-  return true;
+  if (outcome.applied.length) outbox.add(state.runId, outcome.applied.map((s) => s.pk));
+  return outcome.applied.length;
 }
 
 async function flushApplied() {
@@ -352,22 +358,29 @@ async function reportApplied() {
 }
 
 async function applySingle(s) {
+  const reason = blockedReason(s, state);
+  if (reason) {
+    note(s, reason, "warn");
+    return;
+  }
   try {
-    await applyOne(s);
+    await applyGroup(s.anchor, [s]);
   } finally {
     await reportApplied();
   }
 }
 
-async function applyAll() {
-  const plan = planApplyAll(state.suggestions, state);
+/** Apply every applicable suggestion in scope (the run, a severity, a clause): one composed patch per paragraph. */
+async function applyAll(inScope = () => true) {
+  const plan = planApply(state.suggestions.filter(inScope), state);
   for (const { suggestion, reason } of plan.skip) note(suggestion, reason, "warn");
+  const total = plan.groups.reduce((n, g) => n + g.add.length, plan.skip.length);
   let applied = 0;
   try {
-    for (const s of plan.apply) if (await applyOne(s)) applied += 1;
+    for (const { anchor, add } of plan.groups) applied += await applyGroup(anchor, add);
   } finally {
     await reportApplied();
-    $("summary").textContent = `Applied ${applied} of ${plan.apply.length + plan.skip.length} suggestions.`;
+    $("summary").textContent = `Applied ${applied} of ${total} suggestions.`;
   }
 }
 
@@ -410,11 +423,15 @@ function wire() {
   followUp = new FollowUp($("follow-up"));
   $("sign-in").addEventListener("click", signIn);
   $("review").addEventListener("click", () => guarded(review));
-  $("apply-all").addEventListener("click", () => guarded(applyAll));
+  $("apply-all").addEventListener("click", () => guarded(() => applyAll()));
   $("retry").addEventListener("click", () => retryAction && retryAction());
   $("dismiss").addEventListener("click", clearAlert);
   $("results").addEventListener("click", (event) => {
     const button = event.target.closest("button");
+    if (button && button.classList.contains("apply-group")) {
+      guarded(() => applyAll(inScope(button.dataset)));
+      return;
+    }
     const s = button && suggestionFor(button);
     if (!s) return;
     if (button.classList.contains("locate")) locate(s);

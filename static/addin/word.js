@@ -96,17 +96,29 @@ export function selectAnchor(anchor) {
   });
 }
 
+/** The anchored paragraph and `before`/`after` of its neighbours, in document order (queued, not loaded). */
+function spanAround(paragraph, { before, after }) {
+  const span = [paragraph];
+  for (let p = paragraph, i = 0; i < before; i++) span.unshift((p = p.getPreviousOrNullObject()));
+  for (let p = paragraph, i = 0; i < after; i++) span.push((p = p.getNextOrNullObject()));
+  for (const p of span) p.load("text,isNullObject");
+  return span;
+}
+
 /**
- * Replace the anchored paragraph's content with the suggestion's OOXML patch.
+ * Replace the anchored paragraph (with the paragraphs an earlier patch inserted around
+ * it: `span.before`, `span.after`) by a composed OOXML patch, and read back what Word
+ * now shows there (`next.before`, `next.after`: the new patch's layout), for the next
+ * drift check.
  *
  * Word's own change tracking is switched off around the insert (otherwise Word
  * would record the whole paragraph as deleted and re-inserted by the user, on top
  * of our tracked changes) and restored afterwards, also when the insert fails.
- * The paragraph must still read as it did when it was analysed.
+ * The span must still read `span.texts` (as analysed, or as the last patch left it).
  *
- * @returns {Promise<{ok: true} | {ok: false, message: string}>}
+ * @returns {Promise<{ok: true, texts: string[]} | {ok: false, message: string}>}
  */
-export function applyPatch({ anchor, patch, analysed }) {
+export function applyPatch({ anchor, patch, span, next }) {
   return run(async (context) => {
     const document = context.document;
     const range = document.getBookmarkRangeOrNullObject(anchor);
@@ -116,14 +128,21 @@ export function applyPatch({ anchor, patch, analysed }) {
     if (range.isNullObject) {
       return { ok: false, message: "This paragraph is no longer in the document. Nothing was changed." };
     }
-    const paragraph = range.paragraphs.getFirst();
-    paragraph.load("text");
+    const current = spanAround(range.paragraphs.getFirst(), span);
     await context.sync();
-    const check = driftCheck({ analysed, current: paragraph.text });
-    if (!check.ok) return check;
+    if (current.some((p) => p.isNullObject)) {
+      return { ok: false, message: "A clause applied here earlier was removed from the document. Nothing was changed; review again." };
+    }
+    for (const [i, p] of current.entries()) {
+      const check = driftCheck({ analysed: span.texts[i], current: p.text });
+      if (!check.ok) return check;
+    }
+    const target = current.length === 1
+      ? current[0].getRange("Content")
+      : current[0].getRange("Content").expandTo(current.at(-1).getRange("Content"));
     const mode = document.changeTrackingMode;
     document.changeTrackingMode = Word.ChangeTrackingMode.off;
-    paragraph.getRange("Content").insertOoxml(patch, Word.InsertLocation.replace);
+    target.insertOoxml(patch, Word.InsertLocation.replace);
     document.changeTrackingMode = mode;
     try {
       await context.sync();
@@ -132,6 +151,12 @@ export function applyPatch({ anchor, patch, analysed }) {
       await context.sync();
       throw error;
     }
-    return { ok: true };
+    const after = document.getBookmarkRangeOrNullObject(anchor);
+    after.load("isNullObject");
+    await context.sync();
+    if (after.isNullObject) return { ok: true, texts: [] }; // Word dropped the bookmark: the next apply says so
+    const written = spanAround(after.paragraphs.getFirst(), next);
+    await context.sync();
+    return { ok: true, texts: written.map((p) => (p.isNullObject ? "" : p.text)) };
   });
 }

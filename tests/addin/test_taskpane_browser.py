@@ -142,7 +142,7 @@ def test_sign_in_review_apply_feedback_and_rereview(alice, open_pane):
     replace = Suggestion.objects.get(run=run, kind="replace", rule_key="payment-terms")
     inserts = pane.double("log.inserts")
     assert len(inserts) == 1
-    assert inserts[0]["ooxml"] == replace.patch
+    assert inserts[0]["ooxml"] == replace.patch  # a paragraph's first suggestion: its own patch, no request
     assert inserts[0]["location"] == "Replace"
     assert inserts[0]["paragraph"] == 5
     assert inserts[0]["changeTrackingMode"] == "Off"
@@ -207,7 +207,7 @@ def anchor_of(paragraph: dict) -> str | None:
     return next((b for b in paragraph["bookmarks"] if re.fullmatch(r"_RL_[0-9a-f]{12}", b)), None)
 
 
-def test_apply_all_one_patch_per_paragraph_in_document_order_never_over_edits(alice, open_pane):
+def test_apply_all_composes_each_paragraphs_suggestions_in_document_order_never_over_edits(alice, open_pane):
     playbook_default_install(workspace=alice.workspace)
     pane = open_pane(SEED)
     page = pane.page
@@ -216,28 +216,28 @@ def test_apply_all_one_patch_per_paragraph_in_document_order_never_over_edits(al
     anchors = [anchor_of(p) for p in pane.double("snapshot()")["paragraphs"]]
     run = AnalysisRun.objects.get()
     total = run.suggestions.count()
-    assert total > 3 and run.suggestions.filter(anchor=anchors[7]).count() > 1
+    on_payment = run.suggestions.filter(anchor=anchors[5]).count()
+    indemnity = list(run.suggestions.filter(anchor=anchors[7]).order_by("position"))
+    assert total > 3 and len(indemnity) > 1
 
     pane.double("edit(5, 'Payment is due within 30 days of invoice.')")  # the lawyer changed this meanwhile
     page.click("#apply-all")
-    expect(page.locator("#summary")).to_have_text(f"Applied 2 of {total} suggestions.")
+    expect(page.locator("#summary")).to_have_text(f"Applied {total - on_payment} of {total} suggestions.")
 
     inserts = pane.double("log.inserts")
-    assert [anchors.index(anchor_of(i)) for i in inserts] == [2, 7]  # document order, one per paragraph
+    assert [anchors.index(anchor_of(i)) for i in inserts] == [2, 7]  # document order, one composed patch each
     assert all(i["changeTrackingMode"] == "Off" for i in inserts)
     assert pane.double("log.trackingModes") == ["TrackAll", "Off", "TrackAll", "Off", "TrackAll"]
-    applied = [run.suggestions.get(patch=i["ooxml"]) for i in inserts]
-    assert applied[0].anchor == anchors[2] and applied[1].anchor == anchors[7]
-    assert applied[1].severity == "critical"  # the most severe of the paragraph's suggestions
+    # All of the indemnity paragraph's suggestions (inserted clauses) went in with its one patch.
+    texts = [p["text"] for p in pane.double("snapshot()")["paragraphs"]]
+    for s in indemnity:
+        assert sum(t == s.data["new_text"] for t in texts) == 1, s.data["new_text"]
     payment = card(page, "Replace", "90 days")
     expect(payment.locator(".state")).to_have_text(re.compile("^This paragraph was edited after the review"))
     expect(payment.locator(".apply")).to_be_enabled()
-    skipped = page.locator(".result").filter(has_text="Another suggestion was applied to this paragraph")
-    expect(skipped).to_have_count(run.suggestions.filter(anchor=anchors[7]).count() - 1)
-    for apply_button in skipped.locator(".apply").all():
-        expect(apply_button).to_be_disabled()
-    wait_for(lambda: KnownEntry.objects.count() == 2)
-    assert {e.suggestion_id for e in KnownEntry.objects.all()} == {s.pk for s in applied}
+    expect(page.locator(".result.is-applied")).to_have_count(total - on_payment)
+    wait_for(lambda: KnownEntry.objects.count() == total - on_payment)
+    assert {e.suggestion.anchor for e in KnownEntry.objects.all()} == {anchors[2], anchors[7]}
 
     payment.locator(".apply").click()  # still refused: nothing is applied over the lawyer's words
     expect(payment.locator(".state")).to_have_text(re.compile("^This paragraph was edited after the review"))
@@ -292,7 +292,7 @@ def test_errors_are_plain_words_with_retry_and_nothing_is_half_applied(alice, op
     expect(payment.locator(".state")).to_have_text("Applied as a tracked change.")
     wait_for(lambda: KnownEntry.objects.count() == 1)
 
-    pane.double("rejectAll()")  # the double saves no file holding patches (see its README)
+    pane.double("rejectAll()")  # the lawyer rejects it: the next reviews start from the original text
 
     # A server error: plain words, no internals.
     page.route("**/api/documents", lambda route: route.fulfill(

@@ -17,6 +17,7 @@
     properties: new Map(Object.entries(seed.customProperties || {})),
     changeTrackingMode: seed.changeTrackingMode || "TrackAll",
     revision: 1,
+    styles: new Map(), // styleId (or docDefaults) -> w:style XML, from the patches inserted
   };
   const log = { inserts: [], selections: [], syncs: 0, trackingModes: [doc.changeTrackingMode], files: 0 };
 
@@ -38,34 +39,80 @@
   }
 
   // -- insertOoxml: what a flat-OPC patch does to a paragraph -------------------------
+  const PKG_NS = "http://schemas.microsoft.com/office/2006/xmlPackage";
+  const ID_KINDS = { commentRangeStart: "comment", commentRangeEnd: "comment", commentReference: "comment", comment: "comment",
+    bookmarkStart: "bookmark", bookmarkEnd: "bookmark" };
+  const nextId = { comment: 0, bookmark: 100000, revision: 200000 }; // patches never clash with each other or the seed
+
+  /** Give every w:id in `elements` a fresh number of its kind (comments, bookmarks, revisions), as Word does on insert. */
+  function renumber(elements) {
+    const maps = { comment: new Map(), bookmark: new Map(), revision: new Map() };
+    for (const root of elements) {
+      for (const el of [root, ...root.getElementsByTagNameNS(W_NS, "*")]) {
+        const id = el.getAttributeNS(W_NS, "id");
+        if (el.namespaceURI !== W_NS || id === null || id === "") continue;
+        const kind = ID_KINDS[el.localName] || "revision";
+        if (!maps[kind].has(id)) maps[kind].set(id, String(nextId[kind]++));
+        el.setAttributeNS(W_NS, "w:id", maps[kind].get(id));
+      }
+    }
+  }
+
   function patchParagraphs(ooxml) {
     const xml = new DOMParser().parseFromString(ooxml, "application/xml");
     if (xml.getElementsByTagName("parsererror").length) throw officeError("InvalidArgument", "The OOXML is not well-formed.");
     const body = xml.getElementsByTagNameNS(W_NS, "body")[0];
     if (!body) throw officeError("InvalidArgument", "The OOXML has no document body.");
-    return [...body.children].filter((el) => el.namespaceURI === W_NS && el.localName === "p").map((p) => ({
-      // What Word shows with markup: inserted and kept text; deleted text is struck, not part of .text.
-      text: [...p.getElementsByTagNameNS(W_NS, "t")].map((t) => t.textContent).join(""),
-      bookmarks: [...p.getElementsByTagNameNS(W_NS, "bookmarkStart")].map((b) => b.getAttributeNS(W_NS, "name")),
-    }));
+    const paragraphs = [...body.children].filter((el) => el.namespaceURI === W_NS && el.localName === "p");
+    const comments = [...xml.getElementsByTagNameNS(PKG_NS, "part")]
+      .filter((part) => part.getAttributeNS(PKG_NS, "name") === "/word/comments.xml")
+      .flatMap((part) => [...part.getElementsByTagNameNS(W_NS, "comment")]);
+    renumber([...paragraphs, ...comments]);
+    const serializer = new XMLSerializer();
+    // Word adds the styles a patch brings that the document lacks; so does the double.
+    for (const part of xml.getElementsByTagNameNS(PKG_NS, "part")) {
+      if (part.getAttributeNS(PKG_NS, "name") !== "/word/styles.xml") continue;
+      for (const el of part.getElementsByTagNameNS(W_NS, "styles")[0].children) {
+        const key = el.localName === "style" ? el.getAttributeNS(W_NS, "styleId") : el.localName;
+        if (!doc.styles.has(key)) doc.styles.set(key, serializer.serializeToString(el));
+      }
+    }
+    return {
+      paragraphs: paragraphs.map((p) => ({
+        // What Word shows with markup: inserted and kept text; deleted text is struck, not part of .text.
+        text: [...p.getElementsByTagNameNS(W_NS, "t")].map((t) => t.textContent).join(""),
+        bookmarks: [...p.getElementsByTagNameNS(W_NS, "bookmarkStart")].map((b) => b.getAttributeNS(W_NS, "name")),
+        xml: serializer.serializeToString(p),
+      })),
+      comments: comments.map((c) => serializer.serializeToString(c)),
+    };
   }
 
   let insertFailure = null; // set by the test: the next insertOoxml fails with this message
 
-  function insertOoxml(index, ooxml, location) {
+  /**
+   * Replace paragraphs start..end (one paragraph's content, or a span made with expandTo) by
+   * the patch's paragraphs. The one holding the span's original bookmarks keeps its style
+   * and what it read before the first patch (for rejectAll); the others are the patch's
+   * own new paragraphs. The span's comments are replaced by the patch's.
+   */
+  function insertOoxml(start, end, ooxml, location) {
     if (insertFailure) {
       const message = insertFailure;
       insertFailure = null;
       throw officeError("GeneralException", message);
     }
     if (location !== "Replace") throw officeError("NotImplemented", `the double only models insertOoxml(…, "Replace"), not ${location}`);
-    const target = doc.paragraphs[index];
-    const parts = patchParagraphs(ooxml);
-    log.inserts.push({ paragraph: index, bookmarks: [...target.bookmarks], ooxml, location, changeTrackingMode: doc.changeTrackingMode });
-    const before = { text: target.text, bookmarks: [...target.bookmarks] };
-    const [first, ...rest] = parts;
-    Object.assign(target, { text: first.text, bookmarks: first.bookmarks, patched: before });
-    doc.paragraphs.splice(index + 1, 0, ...rest.map((p) => ({ ...p, style: "Normal", insertedByPatch: true })));
+    const old = doc.paragraphs.slice(start, end + 1);
+    const origin = old.find((p) => !p.insertedByPatch) || old[0];
+    const patch = patchParagraphs(ooxml);
+    log.inserts.push({ paragraph: start, span: end - start + 1, bookmarks: [...origin.bookmarks], ooxml, location,
+      changeTrackingMode: doc.changeTrackingMode });
+    const kept = patch.paragraphs.find((p) => p.bookmarks.some((b) => origin.bookmarks.includes(b))) || patch.paragraphs[0];
+    const fresh = patch.paragraphs.map((p) => (p === kept
+      ? { ...p, style: origin.style, patched: origin.patched || { text: origin.text, bookmarks: [...origin.bookmarks] }, comments: patch.comments }
+      : { ...p, style: "Normal", insertedByPatch: true }));
+    doc.paragraphs.splice(start, old.length, ...fresh);
     touch();
   }
 
@@ -99,14 +146,24 @@
     }
     get text() { return this._prop("text"); }
     get style() { return this._prop("style"); }
-    _index() {
+    get isNullObject() { return this._prop("isNullObject"); }
+    _found() {
       const index = this._locate();
-      if (index === null || doc.paragraphs[index] === undefined) throw officeError("ItemNotFound", "The paragraph does not exist.");
+      return index === null || doc.paragraphs[index] === undefined ? null : index;
+    }
+    _index() {
+      const index = this._found();
+      if (index === null) throw officeError("ItemNotFound", "The paragraph does not exist.");
       return index;
     }
     _load(names) {
+      if (names.includes("isNullObject")) {
+        this._values.isNullObject = this._found() === null;
+        this._loaded.add("isNullObject");
+        if (this._values.isNullObject) return; // a null object's other properties are not read
+      }
       const p = doc.paragraphs[this._index()];
-      for (const name of names) {
+      for (const name of names.filter((n) => n !== "isNullObject")) {
         if (!(name in p)) throw officeError("InvalidArgument", `the double has no paragraph property '${name}'`);
         this._values[name] = p[name];
         this._loaded.add(name);
@@ -118,6 +175,18 @@
     }
     select() {
       this._queue(() => log.selections.push({ paragraph: this._index(), text: doc.paragraphs[this._index()].text }));
+    }
+    getNextOrNullObject() {
+      return new Paragraph(this._context, () => {
+        const index = this._found();
+        return index === null || index + 1 >= doc.paragraphs.length ? null : index + 1;
+      });
+    }
+    getPreviousOrNullObject() {
+      return new Paragraph(this._context, () => {
+        const index = this._found();
+        return index === null || index === 0 ? null : index - 1;
+      });
     }
   }
 
@@ -143,9 +212,10 @@
   }
 
   class Range extends ClientObject {
-    constructor(context, locate) {
+    constructor(context, locate, locateEnd = locate) {
       super(context);
       this._locate = locate; // () => paragraph index or null (a null object)
+      this._locateEnd = locateEnd; // () => the last paragraph's index, for a range made by expandTo
       this.paragraphs = { getFirst: () => new Paragraph(context, () => this._index()) };
     }
     get isNullObject() { return this._prop("isNullObject"); }
@@ -178,7 +248,11 @@
       });
     }
     insertOoxml(ooxml, location) {
-      this._queue(() => insertOoxml(this._index(), ooxml, location));
+      this._queue(() => insertOoxml(this._index(), this._locateEnd(), ooxml, location));
+    }
+    expandTo(range) {
+      return new Range(this._context, () => Math.min(this._index(), range._index()),
+        () => Math.max(this._locateEnd(), range._locateEnd()));
     }
   }
 
@@ -297,29 +371,43 @@
     return out;
   }
 
+  // The namespaces patch paragraphs use (w14:paraId and the like), ignorable as in Word's own files.
+  const MC_DECL = 'xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" '
+    + 'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" '
+    + 'xmlns:w14="http://schemas.microsoft.com/office/word/2010/wordml" '
+    + 'xmlns:w15="http://schemas.microsoft.com/office/word/2012/wordml" '
+    + 'xmlns:w16cid="http://schemas.microsoft.com/office/word/2016/wordml/cid" mc:Ignorable="w14 w15 w16cid"';
+
   function esc(text) {
     return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
   }
 
   function docx() {
-    if (doc.paragraphs.some((p) => p.patched)) {
-      throw new Error("the double cannot save a document holding applied patches; call __wordDouble.rejectAll() first");
-    }
     let id = 0;
     const body = doc.paragraphs.map((p) => {
+      if (p.xml) return p.xml; // a patch's paragraph, as Word took it (ids renumbered on insert)
       const style = p.style && p.style !== "Normal" ? `<w:pPr><w:pStyle w:val="${esc(p.style.replace(/ /g, ""))}"/></w:pPr>` : "";
       const starts = p.bookmarks.map((name, i) => `<w:bookmarkStart w:id="${id + i}" w:name="${esc(name)}"/>`).join("");
       const ends = p.bookmarks.map((_, i) => `<w:bookmarkEnd w:id="${id + i}"/>`).join("");
       id += p.bookmarks.length;
       return `<w:p>${style}${starts}<w:r><w:t xml:space="preserve">${esc(p.text)}</w:t></w:r>${ends}</w:p>`;
     }).join("");
+    const comments = doc.paragraphs.flatMap((p) => p.comments || []);
+    const parts = [];
+    if (comments.length) parts.push(["comments", `<w:comments xmlns:w="${W_NS}" ${MC_DECL}>${comments.join("")}</w:comments>`]);
+    if (doc.styles.size) {
+      const order = [...doc.styles.keys()].sort((a, b) => (b === "docDefaults") - (a === "docDefaults")); // schema order
+      parts.push(["styles", `<w:styles xmlns:w="${W_NS}" ${MC_DECL}>${order.map((k) => doc.styles.get(k)).join("")}</w:styles>`]);
+    }
     const rel = (rid, type, target) => `<Relationship Id="${rid}" Type="http://schemas.openxmlformats.org/${type}" Target="${target}"/>`;
     const custom = [...doc.properties].map(([key, value], i) =>
       `<property fmtid="{D5CDD505-2E9C-101B-9397-08002B2CF9AE}" pid="${i + 2}" name="${esc(key)}"><vt:lpwstr>${esc(value)}</vt:lpwstr></property>`).join("");
     return zip([
-      ["[Content_Types].xml", `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/><Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/><Override PartName="/docProps/custom.xml" ContentType="application/vnd.openxmlformats-officedocument.custom-properties+xml"/></Types>`],
+      ["[Content_Types].xml", `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/><Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/><Override PartName="/docProps/custom.xml" ContentType="application/vnd.openxmlformats-officedocument.custom-properties+xml"/>${parts.map(([kind]) => `<Override PartName="/word/${kind}.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.${kind}+xml"/>`).join("")}</Types>`],
       ["_rels/.rels", `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${rel("rId1", "officeDocument/2006/relationships/officeDocument", "word/document.xml")}${rel("rId2", "package/2006/relationships/metadata/core-properties", "docProps/core.xml")}${rel("rId3", "officeDocument/2006/relationships/custom-properties", "docProps/custom.xml")}</Relationships>`],
-      ["word/document.xml", `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="${W_NS}"><w:body>${body}<w:sectPr/></w:body></w:document>`],
+      ["word/document.xml", `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="${W_NS}" ${MC_DECL}><w:body>${body}<w:sectPr/></w:body></w:document>`],
+      ...(parts.length ? [["word/_rels/document.xml.rels", `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${parts.map(([kind], i) => rel(`rId${i + 1}`, `officeDocument/2006/relationships/${kind}`, `${kind}.xml`)).join("")}</Relationships>`]] : []),
+      ...parts.map(([kind, xml]) => [`word/${kind}.xml`, `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>${xml}`]),
       ["docProps/core.xml", `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties"><cp:revision>${doc.revision}</cp:revision></cp:coreProperties>`],
       ["docProps/custom.xml", `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/custom-properties" xmlns:vt="http://schemas.openxmlformats.org/officeDocument/2006/docPropsVTypes">${custom}</Properties>`],
     ]);
@@ -453,6 +541,8 @@
         if (!p.patched) continue;
         Object.assign(p, { text: p.patched.text, bookmarks: p.patched.bookmarks });
         delete p.patched;
+        delete p.xml;
+        delete p.comments;
       }
       touch();
     },
@@ -464,6 +554,10 @@
     edit(index, text) {
       doc.paragraphs[index].text = text;
       touch();
+    },
+    /** The document as the .docx getFileAsync would give (patches and their comments included), as a byte array. */
+    docxBytes() {
+      return Array.from(docx());
     },
     snapshot() {
       return JSON.parse(JSON.stringify({ paragraphs: doc.paragraphs, properties: [...doc.properties], changeTrackingMode: doc.changeTrackingMode }));
