@@ -30,12 +30,13 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from redline.retrieval.edits import EditWarning
+from redline.retrieval.edits import EditWarning, edit_warnings
+from redline.retrieval.graph import ContractGraph
 
 from .cache import Cache
 from .checks import reciprocal_parties
 from .clauses import Clause
-from .dependencies import ClauseGraph, related_items
+from .dependencies import related_items
 from .document import Document, build_document
 from .grounding import locate, occurrence_of, widen_to_unique
 from .placement import Placement, place_missing, stagger
@@ -202,7 +203,7 @@ def review(
     validator: Validator | None = None,
     suppress: SuggestionFilter | None = None,
     progress: ProgressCallback | None = None,
-    graph: ClauseGraph | None = None,
+    graph: ContractGraph | None = None,
 ) -> ReviewResult:
     """Review ``clauses`` against ``playbook`` with ``provider``.
 
@@ -240,7 +241,7 @@ class _Review:
     def __init__(self, clauses: Sequence[Clause], playbook: Playbook, provider: Provider, *, mode: PromptMode,
                  prior_rejections: tuple[Rejection, ...], preferences_text: str, preferences_version: str,
                  cache: Cache | None, validator: Validator, suppress: SuggestionFilter,
-                 progress: ProgressCallback, graph: ClauseGraph | None) -> None:
+                 progress: ProgressCallback, graph: ContractGraph | None) -> None:
         self.clauses = list(clauses)
         self.playbook = playbook
         self.provider = provider
@@ -568,8 +569,8 @@ class _Review:
         if self.graph is None or s.kind is Kind.COMMENT:
             return ()
         if s.kind is Kind.INSERT:
-            return tuple(self.graph.check_edit(s.anchor, s.new_text, insert=True))
-        return tuple(self.graph.check_edit(s.anchor, _edited(text, s)))
+            return tuple(edit_warnings(self.graph, s.anchor, s.new_text, insert=True))
+        return tuple(edit_warnings(self.graph, s.anchor, _edited(text, s)))
 
     def _validate_suggestion(self, s: Suggestion, text: str, rule: Rule, risk: RiskScore) -> ValidationResult | None:
         if s.kind in (Kind.REPLACE, Kind.REWRITE):
