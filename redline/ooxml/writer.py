@@ -69,7 +69,8 @@ from .revisions import (
     reject,
     track_paragraph_mark,
 )
-from .runs import EditRefused, ParagraphEditor, formatting_of, in_container, text_runs
+from .run_xml import formatting_of, in_container, text_runs
+from .runs import EditRefused, ParagraphEditor
 from .text import has_revisions, paragraph_text, text_segments
 
 _P = qn("w:p")
