@@ -24,7 +24,8 @@ from redline.ooxml.paragraphs import read_document
 from .cache import MemoryCache
 from .clauses import clauses_from_paragraphs
 from .pipeline import review
-from .playbook import Playbook, default_playbook
+from .playbook import Playbook
+from .playbook_io import default_playbook
 from .providers.offline import OfflineProvider
 
 

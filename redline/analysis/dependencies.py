@@ -5,8 +5,6 @@ Section 8.2" imports another clause, and a lettered item completes its
 parent's lead-in. The contract graph (:mod:`redline.retrieval`) knows all of
 that; this module is the narrow seam the review pipeline sees it through:
 
-- :class:`ClauseGraph` is what ``review(graph=...)`` accepts —
-  :class:`redline.retrieval.ContractGraph` satisfies it;
 - :func:`related_items` turns a clause's dependencies into bounded prompt
   context (and, through the pipeline, into its cache key, so editing a
   definition re-asks exactly the clauses that use it);
@@ -18,10 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
 
-from redline.retrieval.context import ContextItem
-from redline.retrieval.edits import EditWarning
+from redline.retrieval.context import clause_context
 from redline.retrieval.graph import ContractGraph
 
 from .clauses import Clause
@@ -33,26 +29,14 @@ MAX_ITEMS = 8
 MAX_CHARS = 4000
 
 
-class ClauseGraph(Protocol):
-    """The contract structure the pipeline asks about, by paragraph anchor."""
-
-    def context_for(self, anchor: str, *, max_items: int, max_chars: int) -> Sequence[ContextItem]:
-        """Definitions, cited sections and parent lead-in of the paragraph at ``anchor``, bounded."""
-        ...
-
-    def check_edit(self, anchor: str, new_text: str | None, *, insert: bool = False) -> Sequence[EditWarning]:
-        """What replacing (None: deleting; ``insert``: adding after) that paragraph does elsewhere."""
-        ...
-
-
-def related_items(graph: ClauseGraph, anchor: str, heading_path: str) -> tuple[Related, ...]:
+def related_items(graph: ContractGraph, anchor: str, heading_path: str) -> tuple[Related, ...]:
     """The clause's dependencies as provider context, bounded by :data:`MAX_ITEMS` and :data:`MAX_CHARS`.
 
     A parent whose text is only its heading is left out: the heading path
     (``heading_path``) already shows it.
     """
     out = []
-    for item in graph.context_for(anchor, max_items=MAX_ITEMS, max_chars=MAX_CHARS):
+    for item in clause_context(graph, anchor, max_items=MAX_ITEMS, max_chars=MAX_CHARS):
         if item.kind == "parent" and " ".join(item.text.split()) in " ".join(heading_path.split()):
             continue
         out.append(Related(item.kind, item.node, item.label, item.text))

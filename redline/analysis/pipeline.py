@@ -19,6 +19,10 @@ context with the rule's version, the preferences version and the provider's
 identity (engine or model and prompts). An unchanged document therefore makes
 zero provider calls, an edited paragraph re-asks only the rules that select
 it, and an edited definition re-asks the paragraphs that use the term.
+
+The provider stage (cache lookup, batching, grounding responses) is
+:mod:`redline.analysis.provider_calls`; counters and clause reports are
+:mod:`redline.analysis.review_report`.
 """
 
 from __future__ import annotations
@@ -30,32 +34,25 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from redline.retrieval.edits import EditWarning
+from redline.retrieval.edits import EditWarning, edit_warnings
+from redline.retrieval.graph import ContractGraph
 
 from .cache import Cache
 from .checks import reciprocal_parties
 from .clauses import Clause
-from .dependencies import ClauseGraph, related_items
+from .dependencies import related_items
 from .document import Document, build_document
-from .grounding import locate, occurrence_of, widen_to_unique
-from .placement import Placement, place_missing, stagger
+from .grounding import occurrence_of
+from .placement import place_missing, stagger
 from .playbook import Playbook, Rule, Severity
 from .prompts import PromptMode
-from .providers.base import (
-    Item,
-    PreferenceUpdate,
-    Provider,
-    ProviderError,
-    ProviderResponse,
-    RawFinding,
-    Related,
-    RuleRequest,
-    Usage,
-)
+from .provider_calls import Job, ProviderCalls, RulePlan
+from .providers.base import PreferenceUpdate, Provider, ProviderError, ProviderResponse, Related
 from .rejections import Rejection, rejection_filter
+from .review_report import ClauseReport, ReviewStats
 from .risk import RiskFactor, RiskScore, score_clause
 from .selection import rule_present, select_clauses
-from .suggestions import Kind, Suggestion, ops_document, suggestion_id
+from .suggestions import Kind, Suggestion, edited_text, ops_document, suggestion_id
 from .validator import (
     VALIDATION_RISK_THRESHOLD,
     DocumentFacts,
@@ -68,8 +65,6 @@ from .validator import (
 
 ProgressCallback = Callable[[str, dict[str, Any]], None]
 SuggestionFilter = Callable[[Suggestion], bool]
-_KINDS = {k.value for k in Kind}
-_NEEDS_TEXT = {Kind.REPLACE, Kind.REWRITE, Kind.INSERT}
 
 
 class ReviewError(Exception):
@@ -82,63 +77,6 @@ class ReviewError(Exception):
         self.code = code
         self.message = message
         self.partial = partial
-
-
-@dataclass(slots=True)
-class ReviewStats:
-    """What a run did and what it cost."""
-
-    rules: int = 0
-    clauses: int = 0
-    selected: int = 0
-    requests: int = 0
-    usage: Usage = field(default_factory=Usage)
-    raw_findings: int = 0
-    grounded: int = 0
-    hallucination_drops: int = 0
-    invalid_drops: int = 0
-    cache_hits: int = 0
-    cache_misses: int = 0
-    verdict_cache_hits: int = 0
-    verdict_cache_misses: int = 0
-    suppressed: int = 0
-    suggestions: int = 0
-    timings_ms: dict[str, float] = field(default_factory=dict)
-
-    @property
-    def hallucination_rate(self) -> float:
-        """Share of the provider's findings dropped because their quote was not in the paragraph."""
-        return self.hallucination_drops / self.raw_findings if self.raw_findings else 0.0
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form."""
-        return {
-            "rules": self.rules, "clauses": self.clauses, "selected": self.selected, "requests": self.requests,
-            "provider_calls": self.usage.calls, "retries": self.usage.retries,
-            "prompt_tokens": self.usage.prompt_tokens, "completion_tokens": self.usage.completion_tokens,
-            "cost_usd": round(self.usage.cost_usd, 6), "raw_findings": self.raw_findings, "grounded": self.grounded,
-            "hallucination_drops": self.hallucination_drops, "hallucination_rate": round(self.hallucination_rate, 4),
-            "invalid_drops": self.invalid_drops, "cache_hits": self.cache_hits, "cache_misses": self.cache_misses,
-            "verdict_cache_hits": self.verdict_cache_hits, "verdict_cache_misses": self.verdict_cache_misses,
-            "suppressed": self.suppressed, "suggestions": self.suggestions,
-            "timings_ms": {k: round(v, 1) for k, v in self.timings_ms.items()},
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class ClauseReport:
-    """Per clause that received suggestions: categories, combined risk, and a
-    clause-level verdict when the risk reaches the validation threshold."""
-
-    anchor: str
-    categories: tuple[str, ...]
-    risk: RiskScore
-    validation: ValidationResult | None
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form."""
-        return {"anchor": self.anchor, "categories": list(self.categories), "risk": self.risk.to_dict(),
-                "validation": self.validation.to_dict() if self.validation else None}
 
 
 @dataclass(slots=True)
@@ -161,34 +99,6 @@ class ReviewResult:
         return ops_document(self.suggestions, author)
 
 
-@dataclass(slots=True)
-class _RulePlan:
-    """One rule's work: what is cached, what must be asked, what came back."""
-
-    rule: Rule
-    selected: list[int]
-    missing_at: int | None
-    reciprocal: dict[int, frozenset[str]]
-    keys: dict[int, str]
-    missing_key: str | None
-    found: dict[int, list[dict[str, Any]]] = field(default_factory=dict)  # clause → grounded findings
-    missing: list[dict[str, Any]] | None = None
-    pending: int = 0
-    placement: Placement | None = None  # where the missing clause goes and its number (missing_at is its anchor)
-
-
-@dataclass(frozen=True, slots=True)
-class _Job:
-    """One provider request: ``indices[:asked]`` are the clauses asked about; a
-    trailing extra index is the insertion point of a missing clause."""
-
-    plan: _RulePlan
-    request: RuleRequest
-    indices: list[int]
-    asked: int
-    with_missing: bool
-
-
 def review(
     clauses: Sequence[Clause],
     playbook: Playbook,
@@ -202,7 +112,7 @@ def review(
     validator: Validator | None = None,
     suppress: SuggestionFilter | None = None,
     progress: ProgressCallback | None = None,
-    graph: ClauseGraph | None = None,
+    graph: ContractGraph | None = None,
 ) -> ReviewResult:
     """Review ``clauses`` against ``playbook`` with ``provider``.
 
@@ -240,7 +150,7 @@ class _Review:
     def __init__(self, clauses: Sequence[Clause], playbook: Playbook, provider: Provider, *, mode: PromptMode,
                  prior_rejections: tuple[Rejection, ...], preferences_text: str, preferences_version: str,
                  cache: Cache | None, validator: Validator, suppress: SuggestionFilter,
-                 progress: ProgressCallback, graph: ClauseGraph | None) -> None:
+                 progress: ProgressCallback, graph: ContractGraph | None) -> None:
         self.clauses = list(clauses)
         self.playbook = playbook
         self.provider = provider
@@ -261,6 +171,7 @@ class _Review:
         self.factors: dict[int, list[tuple[Rule, RiskFactor]]] = {}
         self.doc: Document
         self.facts: DocumentFacts
+        self.calls: ProviderCalls
 
     # ------------------------------------------------------------ stages
 
@@ -275,6 +186,10 @@ class _Review:
         self._emit("prepare", 0, len(rules))
         self.doc = build_document(self.clauses)
         self.facts = document_facts(c.text for c in self.clauses)
+        self.calls = ProviderCalls(
+            self.doc, self.provider, self.cache, self.stats, self._related, mode=self.mode,
+            prior_rejections=self.prior_rejections, preferences_text=self.preferences_text,
+            preference_updates=self.preference_updates)
         plans = [self._plan(rule) for rule in rules]
         placed = [p for p in plans if p.placement is not None]  # clauses sharing an anchor get distinct numbers
         for plan, placement in zip(placed, stagger([p.placement for p in placed]), strict=True):
@@ -297,7 +212,7 @@ class _Review:
         self._emit("finalize", 1, 1)
         return result
 
-    def _plan(self, rule: Rule) -> _RulePlan:
+    def _plan(self, rule: Rule) -> RulePlan:
         doc = self.doc
         selected = select_clauses(doc, rule)
         missing_at = placement = None
@@ -313,7 +228,7 @@ class _Review:
         missing_key = "res:" + _hash(prefix, "missing", self._clause_key(missing_at, related=False)) \
             if missing_at is not None else None
         self.stats.selected += len(selected)
-        return _RulePlan(rule, selected, missing_at, reciprocal, keys, missing_key, placement=placement)
+        return RulePlan(rule, selected, missing_at, reciprocal, keys, missing_key, placement=placement)
 
     def _clause_key(self, i: int, *, related: bool = True) -> str:
         """Clause *i* as the provider sees it: text, heading path, number and (``related``) the
@@ -336,12 +251,12 @@ class _Review:
             self._related_cache[i] = related_items(self.graph, self.doc.clauses[i].anchor, self.doc.context(i))
         return self._related_cache[i]
 
-    def _analyze(self, plans: list[_RulePlan]) -> None:
-        jobs: list[_Job] = []
+    def _analyze(self, plans: list[RulePlan]) -> None:
+        jobs: list[Job] = []
         for plan in plans:
-            asked = self._lookup(plan)
+            asked = self.calls.lookup(plan)
             want_missing = plan.missing_key is not None and plan.missing is None
-            batches = self._batches(plan, asked, want_missing)
+            batches = self.calls.jobs(plan, asked, want_missing)
             plan.pending = len(batches)
             jobs.extend(batches)
         self.stats.requests = len(jobs)
@@ -355,24 +270,24 @@ class _Review:
             return
         if self.provider.max_concurrency <= 1:
             for job in jobs:
-                self._absorb(job, self.provider.analyze(job.request))
+                self.calls.absorb(job, self.provider.analyze(job.request))
                 done_rules += self._maybe_finish(job.plan, done_rules, len(plans))
             return
         with ThreadPoolExecutor(max_workers=self.provider.max_concurrency, thread_name_prefix="redline-review") as pool:
-            futures: dict[Future[ProviderResponse], _Job] = {pool.submit(self.provider.analyze, j.request): j for j in jobs}
+            futures: dict[Future[ProviderResponse], Job] = {pool.submit(self.provider.analyze, j.request): j for j in jobs}
             try:
                 while futures:
                     finished, _ = wait(futures, return_when=FIRST_COMPLETED)
                     for future in finished:
                         job = futures.pop(future)
-                        self._absorb(job, future.result())
+                        self.calls.absorb(job, future.result())
                         done_rules += self._maybe_finish(job.plan, done_rules, len(plans))
             except BaseException:
                 for future in futures:
                     future.cancel()
                 raise
 
-    def _maybe_finish(self, plan: _RulePlan, done_rules: int, total: int) -> int:
+    def _maybe_finish(self, plan: RulePlan, done_rules: int, total: int) -> int:
         plan.pending -= 1
         if plan.pending:
             return 0
@@ -380,149 +295,9 @@ class _Review:
         self._emit("analyze", done_rules + 1, total)
         return 1
 
-    # ------------------------------------------------------------ cache and batches
-
-    def _lookup(self, plan: _RulePlan) -> list[int]:
-        """Fill ``plan`` from the cache; return the selected clauses still to ask about."""
-        keys = list(plan.keys.values()) + ([plan.missing_key] if plan.missing_key else [])
-        hits = self.cache.get_many(keys) if self.cache is not None and keys else {}
-        asked = []
-        for i, key in plan.keys.items():
-            if key in hits:
-                plan.found[i] = hits[key]
-                self.stats.cache_hits += 1
-            else:
-                asked.append(i)
-                self.stats.cache_misses += 1
-        if plan.missing_key:
-            if plan.missing_key in hits:
-                plan.missing = hits[plan.missing_key]
-                self.stats.cache_hits += 1
-            else:
-                self.stats.cache_misses += 1
-        return asked
-
-    def _batches(self, plan: _RulePlan, asked: list[int], want_missing: bool) -> list[_Job]:
-        """Group the clauses to ask about into requests of at most ``max_batch_chars``, counting each
-        clause's text and the related context it adds (a definition already in the group is free)."""
-        limit = self.provider.max_batch_chars
-        groups: list[list[int]] = []
-        size = 0
-        shown: set[str] = set()
-        for i in asked:
-            if not groups or (limit is not None and size + self._cost(i, shown) > limit and groups[-1]):
-                groups.append([])
-                size = 0
-                shown = set()
-            groups[-1].append(i)
-            size += self._cost(i, shown)
-            shown.update(r.key for r in self._related(i))
-        if want_missing and not groups:
-            groups.append([])
-        out = []
-        for n, group in enumerate(groups):
-            with_missing = want_missing and n == 0
-            indices = list(group)
-            if with_missing and plan.missing_at not in indices:
-                indices.append(plan.missing_at)  # shown as the insertion point only
-            request = self._request(plan, indices, len(group), with_missing)
-            out.append(_Job(plan, request, indices, len(group), with_missing))
-        return out
-
-    def _cost(self, i: int, shown: set[str]) -> int:
-        """Characters clause *i* adds to a request that already shows the related context ``shown``."""
-        return len(self.doc.clauses[i].text) + sum(len(r.text) for r in self._related(i) if r.key not in shown)
-
-    def _request(self, plan: _RulePlan, indices: list[int], asked: int, with_missing: bool) -> RuleRequest:
-        items = tuple(
-            Item(n, self.doc.clauses[i].text, self.doc.context(i), self.doc.clauses[i].list_label,
-                 self._related(i) if n <= asked else ())  # the insertion point is shown, not judged
-            for n, i in enumerate(indices, 1)
-        )
-        return RuleRequest(
-            rule=plan.rule,
-            items=items,
-            mode=self.mode,
-            missing_after=indices.index(plan.missing_at) + 1 if with_missing else None,
-            parties=self.doc.parties,
-            reciprocal=plan.reciprocal,
-            prior_rejections=self.prior_rejections,
-            preferences_text=self.preferences_text,
-        )
-
-    def _absorb(self, job: _Job, response: ProviderResponse) -> None:
-        """Ground a provider response, file findings per clause, and cache them."""
-        plan, indices, with_missing = job.plan, job.indices, job.with_missing
-        self.stats.usage.add(response.usage)
-        self.preference_updates.extend(response.preference_updates)
-        asked = set(indices[: job.asked])
-        per_clause: dict[int, list[dict[str, Any]]] = {i: [] for i in asked}
-        missing: list[dict[str, Any]] = []
-        for finding in response.findings:
-            self.stats.raw_findings += 1
-            if not 1 <= finding.paragraph <= len(indices):
-                self.stats.hallucination_drops += 1
-                continue
-            i = indices[finding.paragraph - 1]
-            grounded = self._ground(finding, self.doc.clauses[i].text)
-            if grounded is None:
-                continue
-            if with_missing and i == plan.missing_at and (grounded["source"] == "missing" or grounded["kind"] == "insert"):
-                missing.append(grounded)
-                continue
-            if i in asked:
-                per_clause[i].append(grounded)
-            else:
-                self.stats.invalid_drops += 1  # about a paragraph shown only as the insertion point
-        for i, found in per_clause.items():
-            plan.found[i] = found
-        if with_missing:
-            plan.missing = missing
-        if self.cache is not None:
-            items = {plan.keys[i]: found for i, found in per_clause.items()}
-            if with_missing and plan.missing_key:
-                items[plan.missing_key] = missing
-            self.cache.set_many(items)
-
-    def _ground(self, finding: RawFinding, text: str) -> dict[str, Any] | None:
-        """A provider finding as an exact, placeable edit, or None (counted) when it is not one."""
-        if finding.kind not in _KINDS:
-            self.stats.invalid_drops += 1
-            return None
-        kind = Kind(finding.kind)
-        new_text = finding.new_text.strip()
-        if kind in _NEEDS_TEXT and not new_text:
-            self.stats.invalid_drops += 1
-            return None
-        quote = finding.quote
-        if not quote.strip() and kind in (Kind.INSERT, Kind.REWRITE, Kind.DELETE):
-            quote, span = text, (0, len(text))  # the whole paragraph is what these act on
-        else:
-            span = finding.span
-        located = locate(quote, text, span)
-        if located is None:
-            self.stats.hallucination_drops += 1
-            return None
-        start, end = located.start, located.end
-        if kind in (Kind.REPLACE, Kind.COMMENT) and text.count(located.quote) > 1:
-            wide_start, wide_end = widen_to_unique(text, start, end)
-            if kind is Kind.REPLACE:
-                new_text = text[wide_start:start] + new_text + text[end:wide_end]
-            start, end = wide_start, wide_end
-        exact = text[start:end]
-        if kind is Kind.REPLACE and new_text == exact:
-            self.stats.invalid_drops += 1
-            return None
-        self.stats.grounded += 1
-        severity = finding.severity if finding.severity in {s.value for s in Severity} else None
-        return {
-            "kind": kind.value, "start": start, "end": end, "new_text": new_text, "comment": finding.comment.strip(),
-            "severity": severity, "confidence": max(0.0, min(1.0, float(finding.confidence))), "source": finding.source,
-        }
-
     # ------------------------------------------------------------ suggestions
 
-    def _finish(self, plan: _RulePlan) -> None:
+    def _finish(self, plan: RulePlan) -> None:
         """Turn a finished rule's findings into suggestions and report them."""
         rule = plan.rule
         produced = [self._suggestion(rule, i, f) for i in plan.selected for f in plan.found.get(i, [])]
@@ -568,12 +343,12 @@ class _Review:
         if self.graph is None or s.kind is Kind.COMMENT:
             return ()
         if s.kind is Kind.INSERT:
-            return tuple(self.graph.check_edit(s.anchor, s.new_text, insert=True))
-        return tuple(self.graph.check_edit(s.anchor, _edited(text, s)))
+            return tuple(edit_warnings(self.graph, s.anchor, s.new_text, insert=True))
+        return tuple(edit_warnings(self.graph, s.anchor, edited_text(text, s)))
 
     def _validate_suggestion(self, s: Suggestion, text: str, rule: Rule, risk: RiskScore) -> ValidationResult | None:
         if s.kind in (Kind.REPLACE, Kind.REWRITE):
-            return self._validate(_edited(text, s) or "", (rule,), replaces=text)
+            return self._validate(edited_text(text, s) or "", (rule,), replaces=text)
         if s.kind is Kind.INSERT:
             return self._validate(s.new_text, (rule,))
         if risk.overall >= VALIDATION_RISK_THRESHOLD:
@@ -610,23 +385,6 @@ class _Review:
 
     def _emit(self, stage: str, done: int, total: int) -> None:
         self.progress("progress", {"stage": stage, "done": done, "total": total})
-
-
-def _edited(text: str, s: Suggestion) -> str | None:
-    """The paragraph as a replace, rewrite or delete leaves it (None: deleted)."""
-    if s.kind is Kind.DELETE:
-        return None
-    if s.kind is Kind.REWRITE:
-        return s.new_text
-    start = _nth(text, s.quote, s.occurrence)
-    return text[:start] + s.new_text + text[start + len(s.quote):]
-
-
-def _nth(text: str, quote: str, occurrence: int) -> int:
-    pos = text.find(quote)
-    for _ in range(occurrence - 1):
-        pos = text.find(quote, pos + len(quote))
-    return pos
 
 
 def _first_sentence(text: str) -> str:

@@ -41,7 +41,9 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from .categories import Category, classify_heading
+from .categories import Category
+from .clause_numbers import NUMBER, Number, parse_number
+from .contract_outline import BOILERPLATE, Outline, Unit, walk
 from .document import Document
 from .playbook import Rule
 
@@ -77,108 +79,7 @@ RELATED: dict[Category, tuple[Category, ...]] = {
     C.GENERAL: (C.NOTICES, C.GOVERNING_LAW, C.DISPUTE_RESOLUTION),
 }
 
-# The general provisions: a trailing run of sections of these kinds is the boilerplate that a new
-# substantive clause goes before, and where a missing clause of these kinds belongs.
-BOILERPLATE: frozenset[Category] = frozenset({
-    C.GENERAL, C.NOTICES, C.GOVERNING_LAW, C.DISPUTE_RESOLUTION, C.FORCE_MAJEURE, C.ASSIGNMENT})
-
-_BOILERPLATE_TITLE = re.compile(
-    r"\b(?:general|miscellaneous|boilerplate|entire agreement|severab\w*|waivers?|counterparts|notices?|governing law"
-    r"|jurisdiction|law and jurisdiction|amendments?|variations?|third[- ]party rights|no partnership|relationship of"
-    r" the parties|further assurances?|announcements|costs and expenses|survival|assignment|force majeure"
-    r"|disputes?)\b",
-    re.IGNORECASE,
-)
-_DEFINITIONS_TITLE = re.compile(r"\b(?:definitions?|interpretation|defined terms)\b", re.IGNORECASE)
-
-# Front matter: the parties, recitals and table of contents that come before the operative clauses.
-_AGREED = re.compile(
-    r"\b(?:now,?\s+therefore|it is (?:hereby )?agreed|agreed?s?\s+as follows)\b",
-    re.IGNORECASE,
-)
-_FRONT_HEADING = re.compile(
-    r"^\W*(?:recitals?|background|preamble|whereas|parties|between|table of contents|contents)\W*$", re.IGNORECASE)
-_FRONT_TEXT = re.compile(
-    r"^\W*(?:whereas\b|\(?[A-H]\)\s|\(?\d\)\s|between\b|by and between\b|dated?\b|this\b.{0,120}\b(?:is made|is entered"
-    r"|is dated|dated)\b)|\((?:the\s+)?[\"“][^\"”]{1,40}[\"”]\)|\beach a [\"“]part",
-    re.IGNORECASE,
-)
-_SCHEDULE = re.compile(r"^\W*(?:schedule|annex|annexure|appendix|exhibit|attachment)\s+(?:\d+|[A-Z]|[IVX]+)\b",
-                       re.IGNORECASE)
-_ENTERED_INTO = re.compile(r"^\W*this (?:agreement|deed) has been (?:entered into|executed)", re.IGNORECASE)
-# Lines that open a signature block the document's "IN WITNESS" / "EXECUTION" test does not know.
-_SIGNATURE = re.compile(r"^\W*(?:signature pages? follows?|remainder of (?:this )?page|signed\s+(?:by|for|on behalf)"
-                        r"|executed\s+(?:by|as a deed)|for and on behalf of)\b", re.IGNORECASE)
-_TOC_ENTRY = re.compile(r"(?:\t|\.{3,}|…)\s*\d{1,4}\s*$")
-_FRONT_SCAN = 80  # front matter is at the top of a contract
-
-# "14.", "14.3", "14.3.", "14A.", "Section 9", "ARTICLE 4", "ARTICLE IV", "Clause 7.2" at the start of a paragraph.
-_NUMBER = re.compile(
-    r"^\s*(?:(?P<kw>article|section|clause|part)\s+)?"
-    r"(?:(?P<num>\d{1,3}(?:\.\d{1,3})*)(?P<suffix>(?-i:[A-Z]))?|(?P<roman>(?-i:[IVXLC]{1,7}))(?=[.\s]|$))"
-    r"(?P<dot>\.?)(?P<sep>[ \t]+|$)",
-    re.IGNORECASE,
-)
-# "(a)", "a)", "(iv)", "(A)": a sub-item, never the level a clause is inserted at.
-_ITEM = re.compile(r"^\s*(?:\(\s*(?:[a-z]{1,2}|[ivxlc]{1,6}|\d{1,2})\s*\)|[a-z]\))", re.IGNORECASE)
-_RUN_IN = re.compile(r"^([A-Z][\w'’&,/ -]{1,60}?)[.:]\s+\S")
-_VERB = re.compile(r"\b(?:shall|must|will|may|is|are|agrees?|means)\b", re.IGNORECASE)  # a sentence, not a title
 _SMALL_WORDS = frozenset(["a", "an", "and", "as", "at", "by", "for", "in", "of", "on", "or", "the", "to", "with"])
-_ROMAN = (("M", 1000), ("CM", 900), ("D", 500), ("CD", 400), ("C", 100), ("XC", 90), ("L", 50), ("XL", 40),
-          ("X", 10), ("IX", 9), ("V", 5), ("IV", 4), ("I", 1))
-
-
-@dataclass(frozen=True, slots=True)
-class Number:
-    """A clause number as the contract writes it ("14.", "14.3", "14A.", "Section 9", "ARTICLE IV").
-
-    ``parts`` are its levels as written ("14A", "1"); ``typed`` is False for
-    Word's computed list label, which is not text and must never be copied
-    into an inserted clause.
-    """
-
-    parts: tuple[str, ...]
-    keyword: str = ""
-    dot: bool = False
-    roman: bool = False
-    typed: bool = True
-
-    @property
-    def depth(self) -> int:
-        """1 for "14.", 2 for "14.3"."""
-        return len(self.parts)
-
-    def following(self, step: int = 1) -> Number:
-        """The number ``step`` places on at the same level ("14.3" → "14.4", "14A" → "14B")."""
-        digits, letter = _split(self.parts[-1])
-        last = f"{digits}{chr(ord(letter) + step)}" if letter else str(int(digits) + step)
-        return replace(self, parts=(*self.parts[:-1], last))
-
-    def inserted_after(self) -> Number:
-        """The drafter's number for a clause inserted after this one without renumbering ("14" → "14A")."""
-        if _split(self.parts[-1])[1]:
-            return self.following()
-        return replace(self, parts=(*self.parts[:-1], self.parts[-1] + "A"))
-
-    def child(self, like: Number) -> Number:
-        """The first sub-clause of this number ("15." → "15.1", "14A" → "14A.1"), written like ``like``."""
-        return replace(like, parts=(*self.parts, "1"), roman=False)
-
-    def key(self) -> tuple[str, ...]:
-        """What makes two numbers the same clause number, however they are written."""
-        return tuple(p.upper() for p in self.parts)
-
-    def render(self) -> str:
-        """As the contract writes it."""
-        if self.roman:
-            digits, letter = _split(self.parts[0])
-            body = _to_roman(int(digits)) + letter
-        else:
-            body = ".".join(self.parts)
-        body += "." if self.dot else ""
-        return f"{self.keyword} {body}" if self.keyword else body
-
-
 @dataclass(frozen=True, slots=True)
 class Placement:
     """Where a missing clause goes and how it is numbered.
@@ -253,7 +154,7 @@ def place_missing(doc: Document, rule: Rule) -> Placement:
 
 
 def _place(doc: Document, rule: Rule) -> Placement:
-    outline = _Outline(doc)
+    outline = Outline(doc)
     category = rule.category
     general = category in BOILERPLATE  # a clause that is itself one of the general provisions
     title = rule.title.strip()
@@ -275,216 +176,8 @@ def _place(doc: Document, rule: Rule) -> Placement:
     return _after(outline, substantive[-1], title, "before_general")
 
 
-# ----------------------------------------------------------------------------- the contract's outline
-@dataclass(frozen=True, slots=True)
-class _Unit:
-    """A clause and the clauses it contains: ``start`` opens it (a heading or a numbered paragraph),
-    ``end`` is its last paragraph, ``rank`` how high it sits (None: a loose paragraph)."""
-
-    start: int
-    end: int
-    rank: tuple[int, int] | None
-    number: Number | None
-    children: tuple[_Unit, ...]
-
-
-class _Outline:
-    """The operative part of a contract as a tree of clauses, and which of them are the
-    definitions and the general provisions."""
-
-    def __init__(self, doc: Document) -> None:
-        self.doc = doc
-        self._kinds: dict[int, frozenset[Category]] = {}
-        self.first = _operative_start(doc)
-        self.last = _operative_end(doc, self.first)
-        self.numbers = [_number_of(doc, i) for i in range(len(doc.clauses))]
-        self.roots = _build(doc, self.numbers, self.first, self.last)
-        self.index = {id(r): n for n, r in enumerate(self.roots)}
-        self.root_of: dict[int, _Unit] = {i: r for r in self.roots for i in range(r.start, r.end + 1)}
-        self.typed = {n.key() for n in self.numbers[self.first: self.last + 1] if n is not None and n.typed}
-        self._definitions = {id(r) for r in self.roots if self._defines(r)}
-        self.titled = sum(bool(self.title(r)) for r in self.roots) * 2 > len(self.roots)  # sections have titles
-        n = len(self.roots)
-        while n > 0 and self._is_general(self.roots[n - 1]):
-            n -= 1
-        self.general_from = n  # index into roots of the trailing run of general provisions
-
-    def title(self, unit: _Unit) -> str:
-        """A clause's title: its heading's words, or those its text opens with ("Counterparts")."""
-        text = _after_number(self.doc.clauses[unit.start].text, self.numbers[unit.start]).strip()
-        if self.doc.is_heading[unit.start]:
-            return text
-        m = _RUN_IN.match(text)
-        return m.group(1) if m and len(m.group(1).split()) <= 6 and not _VERB.search(m.group(1)) else ""
-
-    def kinds(self, unit: _Unit) -> frozenset[Category]:
-        """The categories a clause's title announces (memoised: every rule asks about every title)."""
-        kinds = self._kinds.get(unit.start)
-        if kinds is None:
-            kinds = self._kinds[unit.start] = classify_heading(self.title(unit))
-        return kinds
-
-    def is_definitions(self, root: _Unit) -> bool:
-        return id(root) in self._definitions
-
-    def _defines(self, unit: _Unit) -> bool:
-        if _DEFINITIONS_TITLE.search(self.title(unit)):
-            return True
-        body = range(unit.start, unit.end + 1)
-        return sum(C.DEFINITIONS in self.doc.categories[i] for i in body) * 2 > len(body)
-
-    def _is_general(self, unit: _Unit) -> bool:
-        title = self.title(unit)
-        if title:
-            return bool(_BOILERPLATE_TITLE.search(title) or self.kinds(unit) & BOILERPLATE)
-        kinds = set().union(*(self.doc.categories[i] for i in range(unit.start, unit.end + 1)))
-        return bool(kinds) and kinds <= BOILERPLATE
-
-    def allowed(self, i: int, *, general: bool) -> bool:
-        """Whether paragraph *i* is in a section a new clause may join: operative, not the definitions,
-        and not the general provisions unless the clause is one of them."""
-        root = self.root_of.get(i)
-        if root is None or self.is_definitions(root) or C.DEFINITIONS in self.doc.categories[i]:
-            return False
-        return general or self.index[id(root)] < self.general_from
-
-    def end(self, unit: _Unit) -> int:
-        """The last paragraph of ``unit`` that text can follow: not a table cell or a table's caption."""
-        clauses = self.doc.clauses
-        end = unit.end
-        while end > unit.start and (clauses[end].in_table or (end + 1 < len(clauses) and clauses[end + 1].in_table)):
-            end -= 1
-        return end
-
-
-def _operative_start(doc: Document) -> int:
-    """Index of the first operative paragraph: after "NOW, THEREFORE ... agree as follows" when the
-    contract says it, and past a leading title, parties block, recitals and table of contents."""
-    clauses = doc.clauses
-    start = 0
-    for i in range(min(len(clauses), _FRONT_SCAN, doc.body_end + 1)):
-        text = clauses[i].text
-        if _AGREED.search(text) and not _NUMBER.match(text) and len(text) < 400:
-            start = i + 1
-            break
-    while start < doc.body_end and _front_matter(doc, start):
-        start += 1
-    return start
-
-
-def _operative_end(doc: Document, first: int) -> int:
-    """Index of the last operative paragraph: before the signature block ("[Signature page follows]",
-    "Signed by ...") and before schedules, annexes and exhibits, which some contracts put ahead of their
-    signatures (their clauses are not the contract's). An exhibit title run into its first paragraph
-    counts in the second half of the document (CUAD's filings often render them so)."""
-    half = len(doc.clauses) // 2
-    for i in range(first + 1, doc.body_end + 1):
-        text = doc.clauses[i].text
-        schedule = _SCHEDULE.match(text) and (doc.is_heading[i] or i >= half)  # "Exhibit A Revenue ..." run in
-        if schedule or _ENTERED_INTO.match(text) or _SIGNATURE.match(text):
-            return i - 1
-    return doc.body_end
-
-
-def _front_matter(doc: Document, i: int) -> bool:
-    clause = doc.clauses[i]
-    text = clause.text.strip()
-    style = (clause.style or "").strip().lower()
-    if clause.heading_level == 0 or style in {"title", "subtitle"} or style.startswith("toc"):
-        return True
-    if _TOC_ENTRY.search(clause.text) or _FRONT_HEADING.match(text):
-        return True
-    return bool(_FRONT_TEXT.search(text)) and not _NUMBER.match(text) and not doc.is_heading[i]
-
-
-def _build(doc: Document, numbers: Sequence[Number | None], first: int, last: int) -> list[_Unit]:
-    """The clause tree of paragraphs ``first``..``last``.
-
-    A paragraph that opens a clause closes every open clause that does not
-    rank above it and opens its own inside the rest; a paragraph that opens
-    none continues the innermost open clause, or stands alone at the top.
-    """
-    roots: list[_Unit] = []
-    stack: list[tuple[int, tuple[int, int], Number | None, list[_Unit]]] = []
-
-    def close(end: int) -> None:
-        start, rank, number, children = stack.pop()
-        (stack[-1][3] if stack else roots).append(_Unit(start, end, rank, number, tuple(children)))
-
-    for i in range(first, last + 1):
-        clause = doc.clauses[i]
-        if clause.heading_level == 0 or (clause.style or "").strip().lower() in {"title", "subtitle"}:
-            continue
-        rank = None if clause.in_table or _TOC_ENTRY.search(clause.text) else _rank(doc, i, numbers[i])
-        if rank is None:
-            if not stack:
-                roots.append(_Unit(i, i, None, None, ()))
-            continue
-        while stack and stack[-1][1] >= rank:
-            close(i - 1)
-        stack.append((i, rank, numbers[i], []))
-    while stack:
-        close(last)
-    while len(roots) > 1 and roots[-1].rank is None and not doc.categories[roots[-1].start]:
-        roots.pop()  # "[Signature page follows]": a trailing loose line is no section to follow
-    return roots
-
-
-def _rank(doc: Document, i: int, number: Number | None) -> tuple[int, int] | None:
-    """How high paragraph *i* opens a clause: headings above numbered paragraphs, each by depth (or
-    heading level), sub-items lowest; None for a paragraph that continues the clause above it."""
-    if doc.is_heading[i]:
-        return (0, number.depth if number is not None else doc.level(i))
-    if number is not None:
-        return (1, number.depth)
-    return (1, 9) if _ITEM.match(doc.clauses[i].text) or doc.clauses[i].list_label else None
-
-
-def _number_of(doc: Document, i: int) -> Number | None:
-    """The number paragraph *i* carries: Word's list label, else a typed one (None for sub-items)."""
-    clause = doc.clauses[i]
-    if clause.list_label:
-        return _parse(clause.list_label, typed=False)
-    if clause.in_table or _TOC_ENTRY.search(clause.text):
-        return None
-    return _parse(clause.text, typed=True)
-
-
-def _parse(text: str, *, typed: bool) -> Number | None:
-    if _ITEM.match(text):
-        return None
-    m = _NUMBER.match(text)
-    if m is None:
-        return None
-    keyword = m.group("kw") or ""
-    if m.group("roman"):
-        value = _from_roman(m.group("roman"))
-        if (not keyword and not m.group("dot")) or _to_roman(value) != m.group("roman"):
-            return None  # "I agree", "CIVIL.": words, not numbers
-        return Number((str(value),), keyword, bool(m.group("dot")), True, typed)
-    parts = m.group("num").split(".")
-    parts[-1] += (m.group("suffix") or "").upper()
-    if typed and not keyword and len(parts) == 1 and not m.group("dot") and m.group("sep") != "\t" \
-            and not text[m.end():][:1].isupper():
-        return None  # "30 days after ...": a quantity, not a clause number
-    return Number(tuple(parts), keyword, bool(m.group("dot")), False, typed)
-
-
-def _after_number(text: str, number: Number | None) -> str:
-    if number is None or not number.typed:
-        return text
-    m = _NUMBER.match(text)
-    return text[m.end():] if m else text
-
-
-def _walk(units: Iterable[_Unit]) -> Iterable[_Unit]:
-    for unit in units:
-        yield unit
-        yield from _walk(unit.children)
-
-
 # ----------------------------------------------------------------------------- finding the section
-def _own_section(outline: _Outline, category: Category, *, general: bool) -> _Unit | None:
+def _own_section(outline: Outline, category: Category, *, general: bool) -> Unit | None:
     """The first top-level section headed for ``category`` (by its heading or run-in title), if any.
 
     Only top-level titles count: a sub-heading "Notice" inside a termination
@@ -496,7 +189,7 @@ def _own_section(outline: _Outline, category: Category, *, general: bool) -> _Un
     return None
 
 
-def _related_section(outline: _Outline, category: Category, *, general: bool) -> _Unit | None:
+def _related_section(outline: Outline, category: Category, *, general: bool) -> Unit | None:
     """The top-level section holding the contract's ``category`` clause, if it has one.
 
     In a contract whose sections have titles, the clause is a section or
@@ -535,15 +228,15 @@ def _related_section(outline: _Outline, category: Category, *, general: bool) ->
     return best
 
 
-def _titled(outline: _Outline, root: _Unit, category: Category) -> bool:
+def _titled(outline: Outline, root: Unit, category: Category) -> bool:
     """Whether ``root`` or one of its sub-clauses is titled for ``category``; only a top-level title
     makes the general provisions (a sub-heading "General" opens many a clause)."""
-    units = (root,) if category is C.GENERAL else _walk((root,))
+    units = (root,) if category is C.GENERAL else walk((root,))
     return any(category in outline.kinds(u) for u in units)
 
 
 # ----------------------------------------------------------------------------- the place and its number
-def _beside(outline: _Outline, root: _Unit, title: str, reason: str) -> Placement:
+def _beside(outline: Outline, root: Unit, title: str, reason: str) -> Placement:
     """Next to the related clause's section: its next sub-clause when they are numbered, else a new
     section right after it."""
     if _numbered_children(root):
@@ -551,7 +244,7 @@ def _beside(outline: _Outline, root: _Unit, title: str, reason: str) -> Placemen
     return _after(outline, root, title, reason)
 
 
-def _inside(outline: _Outline, unit: _Unit, title: str, reason: str) -> Placement:
+def _inside(outline: Outline, unit: Unit, title: str, reason: str) -> Placement:
     """At the end of ``unit`` as its next sub-clause; as a new clause after it when it is numbered and
     its sub-clauses are not (a numbered lead-in with (a), (b) items governs only those)."""
     after = outline.end(unit)
@@ -573,7 +266,7 @@ def _inside(outline: _Outline, unit: _Unit, title: str, reason: str) -> Placemen
     return Placement(after=after, number=number, run_in=_cased(title, titles) if titles[-1] else "", reason=reason)
 
 
-def _after(outline: _Outline, unit: _Unit, title: str, reason: str) -> Placement:
+def _after(outline: Outline, unit: Unit, title: str, reason: str) -> Placement:
     """As a new clause right after ``unit``, at its level, numbered and headed like it.
 
     A section that ends with a table cannot be followed (the text would go
@@ -603,7 +296,7 @@ def _after(outline: _Outline, unit: _Unit, title: str, reason: str) -> Placement
     return Placement(after=after, number=number, run_in=_cased(title, titles) if titles[-1] else "", reason=reason)
 
 
-def _numbered_children(unit: _Unit) -> list[_Unit]:
+def _numbered_children(unit: Unit) -> list[Unit]:
     """``unit``'s sub-clauses at its highest sub-level, when they carry typed numbers."""
     ranks = [c.rank for c in unit.children if c.rank is not None]
     if not ranks:
@@ -613,7 +306,7 @@ def _numbered_children(unit: _Unit) -> list[_Unit]:
     return level if all(c.number is not None and c.number.typed for c in level) else []
 
 
-def _free(outline: _Outline, previous: Number) -> Number:
+def _free(outline: Outline, previous: Number) -> Number:
     """The number after ``previous``; when the contract already uses it, the inserted-clause form ("14A")."""
     nxt = previous.following()
     if nxt.key() not in outline.typed:
@@ -624,7 +317,7 @@ def _free(outline: _Outline, previous: Number) -> Number:
     return candidate
 
 
-def _word_numbered(doc: Document, after: int, unit: _Unit) -> bool:
+def _word_numbered(doc: Document, after: int, unit: Unit) -> bool:
     """Whether Word numbers the inserted clause: the anchor, whose numbering the insertion copies, or
     the clauses around it carry a list label, so a typed number would be a second one."""
     if doc.clauses[after].list_label:
@@ -660,8 +353,8 @@ def _strip_punct(text: str) -> str:
 def _bare(text: str, titles: Iterable[str]) -> str:
     """``text`` without a leading clause number or a leading copy of one of ``titles``."""
     text = text.strip()
-    m = _NUMBER.match(text)
-    if m and not m.group("roman") and _parse(text, typed=True) is not None:  # "I. ..." may be a sentence
+    m = NUMBER.match(text)
+    if m and not m.group("roman") and parse_number(text, typed=True) is not None:  # "I. ..." may be a sentence
         text = text[m.end():].lstrip()
     for title in filter(None, titles):
         head = re.match(re.escape(title) + r"[ \t]*(?:[.:][ \t]*|\n)", text, re.IGNORECASE)
@@ -670,20 +363,3 @@ def _bare(text: str, titles: Iterable[str]) -> str:
     return text
 
 
-def _split(part: str) -> tuple[str, str]:
-    """"14A" → ("14", "A")."""
-    return (part[:-1], part[-1]) if part[-1:].isalpha() else (part, "")
-
-
-def _to_roman(n: int) -> str:
-    out = ""
-    for letters, value in _ROMAN:
-        while n >= value:
-            out += letters
-            n -= value
-    return out
-
-
-def _from_roman(s: str) -> int:
-    values = dict(_ROMAN)
-    return sum(-values[c] if n + 1 < len(s) and values[s[n + 1]] > values[c] else values[c] for n, c in enumerate(s))

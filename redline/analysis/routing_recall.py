@@ -20,7 +20,8 @@ from redline.clauses import PLAYBOOK_TO_CUAD
 
 from .clauses import clauses_from_paragraphs
 from .document import Document, build_document
-from .playbook import Playbook, default_playbook
+from .playbook import Playbook
+from .playbook_io import default_playbook
 from .selection import select_clauses
 
 

@@ -140,3 +140,21 @@ def suggestion_id(rule_key: str, anchor: str, kind: Kind, quote: str, occurrence
 def ops_document(suggestions: list[Suggestion], author: str = "Redline AI") -> dict[str, Any]:
     """The whole ``ops.json``: ``{"meta": {"author": ...}, "ops": [...]}``."""
     return {"meta": {"author": author}, "ops": [s.to_op() for s in suggestions]}
+
+
+def edited_text(text: str, s: Suggestion) -> str | None:
+    """The paragraph ``text`` as a replace, rewrite or delete leaves it (None: deleted); what the
+    validator judges and the contract graph checks for broken definitions and references."""
+    if s.kind is Kind.DELETE:
+        return None
+    if s.kind is Kind.REWRITE:
+        return s.new_text
+    start = _nth(text, s.quote, s.occurrence)
+    return text[:start] + s.new_text + text[start + len(s.quote):]
+
+
+def _nth(text: str, quote: str, occurrence: int) -> int:
+    pos = text.find(quote)
+    for _ in range(occurrence - 1):
+        pos = text.find(quote, pos + len(quote))
+    return pos

@@ -2,7 +2,9 @@
 
 Offsets are positions in the paragraph's accepted-view text as
 :func:`redline.ooxml.text.text_segments` reads it, so the diff, the edit and
-the round-trip proof agree on one reading of the paragraph.
+the round-trip proof agree on one reading of the paragraph. Single-run XML
+(new runs, copied formatting, splitting runs and revision wrappers) is
+:mod:`redline.ooxml.run_xml`; what is known about a field, :mod:`redline.ooxml.fields`.
 
 How edits land on the XML, and why:
 
@@ -37,46 +39,43 @@ How edits land on the XML, and why:
 
 from __future__ import annotations
 
-import copy
-import re
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from lxml import etree
 
 from .diff import Hunk, apply_hunks
-from .oxml import NSMAP, XML_SPACE, qn
-from .revisions import REVISION_ID_TAGS, RPR_CHANGE, RevisionIds, Tracker
+from .fields import Field, explode, field_element, find_fields, touches, why_not_deletable
+from .oxml import NSMAP, qn
+from .revisions import Tracker
+from .run_xml import (
+    CONTAINERS,
+    DEL,
+    MOVE_FROM,
+    WRAPPERS,
+    append_content,
+    formatting_of,
+    in_container,
+    inside,
+    is_inside,
+    iter_runs,
+    outside_wrappers,
+    preserve_space,
+    split_run,
+    text_runs,
+)
 from .text import paragraph_text, text_segments
 
-_R = qn("w:r")
 _T = qn("w:t")
 _DEL_TEXT = qn("w:delText")
 _INSTR = qn("w:instrText")
 _DEL_INSTR = qn("w:delInstrText")
 _RPR = qn("w:rPr")
-_RSTYLE = qn("w:rStyle")
 _FLD_CHAR = qn("w:fldChar")
 _FLD_TYPE = qn("w:fldCharType")
-_FLD_SIMPLE = qn("w:fldSimple")
-_INSTR_ATTR = qn("w:instr")
-_SDT = qn("w:sdt")
 _SDT_CONTENT = qn("w:sdtContent")
 _COMMENT_REF = qn("w:commentReference")
 _ID = qn("w:id")
 
-_INS, _DEL, _MOVE_FROM, _MOVE_TO = qn("w:ins"), qn("w:del"), qn("w:moveFrom"), qn("w:moveTo")
-_WRAPPERS = frozenset((_INS, _DEL, _MOVE_FROM, _MOVE_TO))
-# Revisions whose content the accepted view does not show (a field there is never edited).
-_HIDDEN = frozenset((_DEL, _MOVE_FROM))
-# Containers a run may sit in whose extent an insertion at their edge must not grow.
-_CONTAINERS = frozenset(
-    qn(t) for t in ("w:hyperlink", "w:smartTag", "w:customXml", "w:fldSimple", "w:dir", "w:bdo", "w:sdtContent")
-)
-_RUN_PARENTS = _CONTAINERS | _WRAPPERS | {_SDT}
-# Track-change markers that may sit in a copied run property (never copied onto new text).
-_NOT_COPIED = frozenset((RPR_CHANGE, _INS, _DEL, _MOVE_FROM, _MOVE_TO))
-_BREAKS = re.compile(r"(\t|\n)")
 
 
 class EditRefused(Exception):
@@ -108,78 +107,6 @@ class _Piece:
     run: etree._Element
 
 
-@dataclass(slots=True)
-class _Field:
-    """A field's shown result ``[start, end)`` and the runs that make it up."""
-
-    runs: list[etree._Element] = field(default_factory=list)
-    simple: etree._Element | None = None
-    first: etree._Element | None = None  # the begin fldChar; None if in an earlier paragraph
-    last: etree._Element | None = None  # the end fldChar; None if in a later paragraph
-    complete: bool = True
-    start: int = 0
-    end: int = 0
-
-    @property
-    def deletable(self) -> bool:
-        """Whole, and its runs side by side: directly in the paragraph or a container,
-        or inside one insertion or move of another author (deleted there, as text is)."""
-        if not self.complete:
-            return False
-        if self.simple is not None:
-            return self.simple.getparent() is not None and self.simple.getparent().tag not in _HIDDEN
-        parent = self.runs[0].getparent()
-        return parent.tag not in _HIDDEN and all(r.getparent() is parent for r in self.runs)
-
-
-def preserve_space(t: etree._Element) -> None:
-    """Set ``xml:space="preserve"`` when the text would lose whitespace without it."""
-    text = t.text or ""
-    if text != text.strip() or "  " in text or "\t" in text or "\n" in text:
-        t.set(XML_SPACE, "preserve")
-
-
-def text_runs(text: str, rpr: etree._Element | None) -> etree._Element:
-    """One ``w:r`` showing ``text`` (tabs as ``w:tab``, newlines as ``w:br``)."""
-    run = etree.Element(_R)
-    if rpr is not None and len(rpr):
-        run.append(rpr)
-    for part in _BREAKS.split(text.replace("\r\n", "\n").replace("\r", "\n")):
-        if part == "\t":
-            etree.SubElement(run, qn("w:tab"))
-        elif part == "\n":
-            etree.SubElement(run, qn("w:br"))
-        elif part:
-            t = etree.SubElement(run, _T)
-            t.text = part
-            preserve_space(t)
-    return run
-
-
-def formatting_of(run: etree._Element | None, *, drop_style: bool = False) -> etree._Element | None:
-    """A copy of a run's ``w:rPr`` fit for new text: no revision records in it."""
-    if run is None:
-        return None
-    rpr = run.find(_RPR)
-    if rpr is None:
-        return None
-    out = copy.deepcopy(rpr)
-    for child in list(out):
-        if child.tag in _NOT_COPIED or (drop_style and child.tag == _RSTYLE):
-            out.remove(child)
-    return out if len(out) else None
-
-
-def iter_runs(parent: etree._Element) -> Iterator[etree._Element]:
-    """The runs of a paragraph in document order, through containers and revisions
-    (not into drawings or text boxes, whose paragraphs are not this one's)."""
-    for child in parent:
-        if child.tag == _R:
-            yield child
-        elif child.tag in _RUN_PARENTS:
-            yield from iter_runs(child)
-
-
 class ParagraphEditor:
     """Writes tracked changes into one ``w:p`` (usually a working copy)."""
 
@@ -187,7 +114,7 @@ class ParagraphEditor:
         self.p = p
         self.tracker = tracker
         self._pieces: list[_Piece] = []
-        self._fields: list[_Field] = []
+        self._fields: list[Field] = []
         self.text = ""
         self._scan()
 
@@ -215,10 +142,10 @@ class ParagraphEditor:
                 raise EditRefused("unsupported_content", "A field runs across the paragraph's edges.",
                                   (f.first if f.first is not None else f.last))
             if f.simple is not None:
-                self._explode(f)
+                explode(f)
         runs = [
             r for r in iter_runs(self.p)
-            if not _inside(r, (_DEL, _MOVE_FROM), self.p) and r.find(_COMMENT_REF) is None
+            if not inside(r, (DEL, MOVE_FROM), self.p) and r.find(_COMMENT_REF) is None
         ]
         return self._delete(runs)
 
@@ -238,12 +165,12 @@ class ParagraphEditor:
         if f_last is not None and f_last.runs:
             last = f_last.runs[-1]
         ids = self.tracker.ids
-        return _outside_wrappers(first, ids, before=True), _outside_wrappers(last, ids, before=False)
+        return outside_wrappers(first, ids, before=True), outside_wrappers(last, ids, before=False)
 
     def outside(self, el: etree._Element, *, before: bool) -> etree._Element:
         """``el`` or the revision wrapper around it, split if needed, where markup
         (a comment range) may go right before/after it."""
-        return _outside_wrappers(el, self.tracker.ids, before=before)
+        return outside_wrappers(el, self.tracker.ids, before=before)
 
     # -- reading the paragraph ----------------------------------------------------
     def _scan(self) -> None:
@@ -256,13 +183,13 @@ class ParagraphEditor:
             pos += len(text)
         self._pieces = pieces
         self.text = "".join(texts)
-        self._fields = self._find_fields()
+        self._fields = find_fields(self.p)
         if not self._fields:
             return
         order = {el: i for i, el in enumerate(self.p.iter())}
         for f in self._fields:
             if f.simple is not None:
-                shown = [pc for pc in pieces if _is_inside(pc.owner, f.simple)]
+                shown = [pc for pc in pieces if is_inside(pc.owner, f.simple)]
             else:
                 lo = order[f.first] if f.first is not None else -1
                 hi = order[f.last] if f.last is not None else len(order)
@@ -270,39 +197,7 @@ class ParagraphEditor:
             if shown:
                 f.start, f.end = shown[0].start, shown[-1].end
 
-    def _find_fields(self) -> list[_Field]:
-        fields: list[_Field] = []
-        depth = 0
-        current: _Field | None = None
-        for run in iter_runs(self.p):
-            for ch in run.iterchildren(_FLD_CHAR):
-                kind = ch.get(_FLD_TYPE)
-                if kind == "begin":
-                    if depth == 0:
-                        current = _Field(first=ch)
-                        fields.append(current)
-                    depth += 1
-                elif kind == "end":
-                    if depth == 0:  # the field began in an earlier paragraph
-                        current = _Field(runs=list(_runs_until(self.p, run)), complete=False, last=ch)
-                        fields.append(current)
-                    else:
-                        depth -= 1
-                        if depth == 0 and current is not None:
-                            current.last = ch
-            if current is not None:
-                if not current.runs or current.runs[-1] is not run:
-                    current.runs.append(run)
-                if depth == 0:
-                    current = None
-        if current is not None:
-            current.complete = False  # ends in a later paragraph
-        for fs in self.p.iter(_FLD_SIMPLE):
-            if not _inside(fs, (_R,), self.p):  # not one in a text box of this paragraph
-                fields.append(_Field(runs=list(iter_runs(fs)), simple=fs))
-        return fields
-
-    def _field_of(self, run: etree._Element) -> _Field | None:
+    def _field_of(self, run: etree._Element) -> Field | None:
         for f in self._fields:
             if any(r is run for r in f.runs):
                 return f
@@ -319,12 +214,12 @@ class ParagraphEditor:
             for f in self._fields:
                 if f.end <= f.start:
                     continue
-                hit = [h for h in hunks if _touches(h, f)]
+                hit = [h for h in hunks if touches(h, f)]
                 if not hit:
                     continue
                 if not f.deletable:
                     raise EditRefused("unsupported_content", "The edit touches a field that cannot be replaced whole: "
-                                      + _why_not_deletable(f), _field_element(f))
+                                      + why_not_deletable(f), field_element(f))
                 lo, hi = min(f.start, hit[0].start), max(f.end, hit[-1].end)
                 if len(hit) == 1 and (lo, hi) == (hit[0].start, hit[0].end):
                     continue
@@ -351,7 +246,7 @@ class ParagraphEditor:
         for f in self._fields:
             if f.end > f.start and hunk.start <= f.start and f.end <= hunk.end:
                 if f.simple is not None:
-                    self._explode(f)
+                    explode(f)
                 self._isolate_field(f)
         self._scan()
         chosen: set[etree._Element] = set()
@@ -367,7 +262,7 @@ class ParagraphEditor:
         made = self._delete(runs)
         if hunk.text:
             ins = self._new_ins(hunk.text, rpr)
-            _outside_wrappers(made[-1], self.tracker.ids, before=False).addnext(ins)
+            outside_wrappers(made[-1], self.tracker.ids, before=False).addnext(ins)
             made.append(ins)
         return made
 
@@ -377,7 +272,7 @@ class ParagraphEditor:
         after = next((pc.run for pc in self._pieces if pc.start == pos), None)
         ins = self._new_ins(text, None)
         if before is None and after is None:
-            _append_content(self.p, ins)
+            append_content(self.p, ins)
         else:
             ref, other = (before, after) if before is not None else (after, before)
             el, left_container = self._climb(ref, other, after_ref=before is not None)
@@ -403,7 +298,7 @@ class ParagraphEditor:
         if f is not None and f.end > f.start:
             if not f.complete:
                 raise EditRefused("unsupported_content", "The insertion touches a field that spans paragraphs.",
-                                  _field_element(f))
+                                  field_element(f))
             el = f.runs[-1] if after_ref else f.runs[0]
             if f.simple is not None:
                 el = f.simple
@@ -411,9 +306,9 @@ class ParagraphEditor:
             parent = el.getparent()
             if parent is None or parent is self.p:
                 return el, left_container
-            if parent.tag in _WRAPPERS:
-                el = _outside_wrappers(el, self.tracker.ids, before=not after_ref)
-            elif parent.tag in _CONTAINERS and (other is None or not _is_inside(other, parent)):
+            if parent.tag in WRAPPERS:
+                el = outside_wrappers(el, self.tracker.ids, before=not after_ref)
+            elif parent.tag in CONTAINERS and (other is None or not is_inside(other, parent)):
                 el = parent.getparent() if parent.tag == _SDT_CONTENT else parent
                 left_container = True
             else:
@@ -429,85 +324,28 @@ class ParagraphEditor:
             if pc.start < offset < pc.end:
                 if pc.owner.tag != _T:
                     raise EditRefused("unsupported_content", "An edit boundary falls inside a symbol.", pc.owner)
-                self._split_run(pc.run, pc.owner, offset - pc.start)
+                split_run(pc.run, pc.owner, offset - pc.start, self.tracker.ids)
                 self._scan()
                 return
             if pc.start == offset:
                 if i and self._pieces[i - 1].run is pc.run:
-                    self._split_run(pc.run, pc.owner, None)
+                    split_run(pc.run, pc.owner, None, self.tracker.ids)
                     self._scan()
                 return
 
-    def _split_run(self, run: etree._Element, child: etree._Element, text_at: int | None) -> etree._Element:
-        right = etree.Element(run.tag, attrib=dict(run.attrib))
-        rpr = run.find(_RPR)
-        if rpr is not None:
-            right.append(self._renumbered(rpr))
-        if text_at is not None:
-            tail = etree.SubElement(right, child.tag)
-            tail.text = child.text[text_at:]
-            child.text = child.text[:text_at]
-            preserve_space(child)
-            preserve_space(tail)
-            movers = list(child.itersiblings())
-        else:
-            movers = [child, *child.itersiblings()]
-        for m in movers:
-            right.append(m)
-        run.addnext(right)
-        return right
-
-    def _renumbered(self, el: etree._Element) -> etree._Element:
-        """A copy whose revision records get fresh ids (a split keeps ids unique)."""
-        out = copy.deepcopy(el)
-        for rev in out.iter(*REVISION_ID_TAGS):
-            rev.set(_ID, self.tracker.ids.next())
-        return out
-
-    def _isolate_field(self, f: _Field) -> None:
+    def _isolate_field(self, f: Field) -> None:
         """Split the field's first and last runs so they hold only the field."""
         first, last = f.runs[0], f.runs[-1]
         begin = next(c for c in first.iterchildren(_FLD_CHAR) if c.get(_FLD_TYPE) == "begin")
         if any(c.tag != _RPR for c in begin.itersiblings(preceding=True)):
-            right = self._split_run(first, begin, None)
+            right = split_run(first, begin, None, self.tracker.ids)
             f.runs[0] = right
             if last is first:
                 last = right
         end = [c for c in last.iterchildren(_FLD_CHAR) if c.get(_FLD_TYPE) == "end"][-1]
         if end.getnext() is not None:
-            self._split_run(last, end.getnext(), None)
+            split_run(last, end.getnext(), None, self.tracker.ids)
         f.runs[-1] = last
-
-    def _explode(self, f: _Field) -> None:
-        """Rewrite a ``w:fldSimple`` as the equivalent begin/instr/separate/result/end runs."""
-        fs = f.simple
-        rpr = formatting_of(f.runs[0]) if f.runs else None
-
-        def char_run(kind: str) -> etree._Element:
-            run = etree.Element(_R)
-            if rpr is not None:
-                run.append(copy.deepcopy(rpr))
-            fc = etree.SubElement(run, _FLD_CHAR)
-            fc.set(_FLD_TYPE, kind)
-            return run
-
-        begin = char_run("begin")
-        for attr in ("fldLock", "dirty"):
-            if fs.get(qn(f"w:{attr}")) is not None:
-                begin[-1].set(qn(f"w:{attr}"), fs.get(qn(f"w:{attr}")))
-        instr = etree.Element(_R)
-        if rpr is not None:
-            instr.append(copy.deepcopy(rpr))
-        it = etree.SubElement(instr, _INSTR)
-        it.text = " " + (fs.get(_INSTR_ATTR) or "").strip() + " "
-        it.set(XML_SPACE, "preserve")
-        made = [begin, instr, char_run("separate"), *fs, char_run("end")]
-        for el in made:
-            fs.addprevious(el)
-        fs.getparent().remove(fs)
-        f.runs = [r for r in made if r.tag == _R]
-        f.first, f.last = begin[-1], made[-1][-1]
-        f.simple = None
 
     def _delete(self, runs: list[etree._Element]) -> list[etree._Element]:
         """Wrap runs in ``w:del``, one per stretch of adjacent sibling runs."""
@@ -533,83 +371,3 @@ class ParagraphEditor:
         ins = self.tracker.element("w:ins")
         ins.append(text_runs(text, rpr))
         return ins
-
-
-def _field_element(f: _Field) -> etree._Element:
-    if f.simple is not None:
-        return f.simple
-    return f.first if f.first is not None else (f.last if f.last is not None else f.runs[0])
-
-
-def _why_not_deletable(f: _Field) -> str:
-    if not f.complete:
-        return "it starts or ends in another paragraph."
-    return "its runs sit in different containers or revisions."
-
-
-def _touches(h: Hunk, f: _Field) -> bool:
-    if h.end > h.start:
-        return h.start < f.end and h.end > f.start
-    return f.start < h.start < f.end
-
-
-def _inside(el: etree._Element, tags: tuple[str, ...], stop: etree._Element) -> bool:
-    for anc in el.iterancestors():
-        if anc is stop:
-            return False
-        if anc.tag in tags:
-            return True
-    return False
-
-
-def _is_inside(el: etree._Element, container: etree._Element) -> bool:
-    return any(anc is container for anc in el.iterancestors())
-
-
-def in_container(run: etree._Element, p: etree._Element) -> bool:
-    """True when ``run`` sits in a hyperlink, content control, smart tag or simple
-    field of paragraph ``p`` (its formatting may be the container's, not the text's)."""
-    return _inside(run, tuple(_CONTAINERS), p)
-
-
-def _runs_until(p: etree._Element, last: etree._Element) -> Iterator[etree._Element]:
-    for run in iter_runs(p):
-        yield run
-        if run is last:
-            return
-
-
-def _outside_wrappers(el: etree._Element, ids: RevisionIds, *, before: bool) -> etree._Element:
-    """Climb out of revision wrappers (``w:ins``/``w:del``…) around ``el``.
-
-    A wrapper with content on the far side of ``el`` is split in two (same
-    author, date and kind; the new half gets a fresh id), so the returned
-    element is a sibling-level place where new markup may go.
-    """
-    while True:
-        parent = el.getparent()
-        if parent is None or parent.tag not in _WRAPPERS:
-            return el
-        far = el.getprevious() if before else el.getnext()
-        if far is not None:
-            _split_wrapper(parent, el if before else el.getnext(), ids)
-            if before:
-                parent = el.getparent()
-        el = parent
-
-
-def _split_wrapper(wrapper: etree._Element, first_moved: etree._Element, ids: RevisionIds) -> None:
-    """Move ``first_moved`` and what follows it into a copy of ``wrapper`` after it."""
-    twin = etree.Element(wrapper.tag, attrib=dict(wrapper.attrib))
-    twin.set(_ID, ids.next())
-    for m in [first_moved, *first_moved.itersiblings()]:
-        twin.append(m)
-    wrapper.addnext(twin)
-
-
-def _append_content(p: etree._Element, el: etree._Element) -> None:
-    """Append run-level content before the paragraph's trailing range ends."""
-    tail = len(p)
-    while tail and p[tail - 1].tag in (qn("w:bookmarkEnd"), qn("w:commentRangeEnd")):
-        tail -= 1
-    p.insert(tail, el)

@@ -31,13 +31,13 @@ they inserted or moved here is deleted inside their ``w:ins``/``w:moveTo``; a
 paragraph mark they inserted, deleted or moved keeps their revision. The one
 case refused as ``pending_revisions`` is an ``INSERT`` after the last paragraph
 of a cell or the document when that paragraph's mark is deleted or moved.
+What a new paragraph copies from its anchor is :mod:`.paragraph_copies`.
 """
 
 from __future__ import annotations
 
 import copy
 import hashlib
-from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -51,15 +51,14 @@ from .ids import PARA_ID_LIMIT, HexIds, story_roots, used_para_ids
 from .ops import DEFAULT_AUTHOR, ENTRY_TYPES, KnownEntry, Op, OpResult
 from .oxml import qn
 from .package import DEFAULT_LIMITS, Limits, Package
+from .paragraph_copies import dominant_formatting, give_mark, plain_properties, take_mark
 from .quotes import QuoteError, find_quote
 from .revisions import (
     DEL,
     INS,
     MOVE_FROM,
     MOVE_TO,
-    PPR_CHANGE,
     REVISION_ID_TAGS,
-    RPR_CHANGE,
     RevisionIds,
     Tracker,
     accept,
@@ -69,12 +68,12 @@ from .revisions import (
     reject,
     track_paragraph_mark,
 )
-from .runs import EditRefused, ParagraphEditor, formatting_of, in_container, text_runs
-from .text import has_revisions, paragraph_text, text_segments
+from .run_xml import text_runs
+from .runs import EditRefused, ParagraphEditor
+from .text import has_revisions, paragraph_text
 
 _P = qn("w:p")
 _PPR = qn("w:pPr")
-_RPR = qn("w:rPr")
 _SECT_PR = qn("w:sectPr")
 _PARA_ID = qn("w14:paraId")
 _TEXT_ID = qn("w14:textId")
@@ -233,13 +232,13 @@ class Redliner:
                 raise EditRefused("pending_revisions", "The last paragraph's mark is deleted or moved; a new "
                                   "paragraph after it would have to take over that revision.", theirs[0])
             host = copy.deepcopy(p)
-            handed = _take_mark(host)
+            handed = take_mark(host)
             track_paragraph_mark(host, tracker.element("w:ins"))
         news = [self._new_paragraph(p, line, tracker, op, i) for i, line in enumerate(lines)]
         for np in news[:-1] if word_pattern else news:
             track_paragraph_mark(np, tracker.element("w:ins"))
         if word_pattern:
-            _give_mark(news[-1], handed)
+            give_mark(news[-1], handed)
         cid = None
         if op.comment:
             cid = self.comments.next_id()
@@ -268,11 +267,11 @@ class Redliner:
         if like.get(_PARA_ID) is not None:
             np.set(_PARA_ID, self.para_ids.next(f"paragraph\0{op.entry_id}\0{i}"))
             np.set(_TEXT_ID, "77777777")
-        ppr = _plain_properties(like)
+        ppr = plain_properties(like)
         if ppr is not None:
             np.append(ppr)
         ins = tracker.element("w:ins")
-        ins.append(text_runs(line, _dominant_formatting(like)))
+        ins.append(text_runs(line, dominant_formatting(like)))
         np.append(ins)
         return np
 
@@ -315,63 +314,6 @@ class Redliner:
 def _left(root: etree._Element, ids: set[str]) -> bool:
     """True when a revision with one of ``ids`` is still under ``root``."""
     return any(el.get(_ID) in ids for el in root.iter(*REVISION_ID_TAGS))
-
-
-def _take_mark(p: etree._Element) -> list[etree._Element]:
-    """Remove what belongs to ``p``'s paragraph mark rather than its text: others'
-    mark revisions and the section break (``w:pPr/w:sectPr``); return them."""
-    taken = paragraph_mark_revisions(p)
-    sect = p.find(f"{_PPR}/{_SECT_PR}")
-    if sect is not None:
-        taken.append(sect)
-    for el in taken:
-        el.getparent().remove(el)
-    return taken
-
-
-def _give_mark(p: etree._Element, taken: list[etree._Element]) -> None:
-    """Put what :func:`_take_mark` removed on ``p``'s mark, in schema order."""
-    for el in taken:
-        if el.tag == _SECT_PR:
-            ppr = p.find(_PPR)
-            if ppr is None:
-                ppr = etree.Element(_PPR)
-                p.insert(0, ppr)
-            ppr.append(el)  # _plain_properties left no w:pPrChange to follow it
-        else:
-            track_paragraph_mark(p, el)
-
-
-def _plain_properties(p: etree._Element) -> etree._Element | None:
-    """A copy of ``p``'s ``w:pPr`` for a new neighbour: same style, numbering and
-    layout, but no section break and no record of anyone's revisions."""
-    ppr = p.find(_PPR)
-    if ppr is None:
-        return None
-    out = copy.deepcopy(ppr)
-    for child in list(out):
-        if child.tag in (_SECT_PR, PPR_CHANGE):
-            out.remove(child)
-    rpr = out.find(_RPR)
-    if rpr is not None:
-        for child in list(rpr):
-            if child.tag in (INS, DEL, MOVE_FROM, MOVE_TO, RPR_CHANGE):
-                rpr.remove(child)
-        if not len(rpr):
-            out.remove(rpr)
-    return out
-
-
-def _dominant_formatting(p: etree._Element) -> etree._Element | None:
-    """The run formatting of most of ``p``'s text (a bold defined term at the start
-    of a clause should not make a whole new clause bold)."""
-    sizes: Counter[etree._Element] = Counter()
-    for owner, text in text_segments(p):
-        sizes[owner.getparent()] += len(text)
-    if not sizes:
-        return None
-    run = sizes.most_common(1)[0][0]
-    return formatting_of(run, drop_style=in_container(run, p))
 
 
 @dataclass(frozen=True, slots=True)

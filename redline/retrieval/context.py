@@ -38,8 +38,15 @@ class ContextItem:
                 "text": self.text, "path": list(self.path)}
 
 
-def clause_context(graph: ContractGraph, anchor: str, *, max_items: int, max_chars: int) -> list[ContextItem]:
-    """See :meth:`ContractGraph.context_for`."""
+def clause_context(graph: ContractGraph, anchor: str, *, max_items: int = 12, max_chars: int = 8000) -> list[ContextItem]:
+    """Everything the clause at ``anchor`` depends on: parent headings, definitions, referenced sections.
+
+    Definitions come for the terms the clause uses (not those it defines
+    itself) in order of first use, with the sections a definition itself
+    points to ("has the meaning set forth in Section 4(a)"); referenced
+    sections come with their own text. Bounded by ``max_items`` and
+    ``max_chars`` so it can go straight into a prompt.
+    """
     section = graph.section_of(anchor)
     found = graph.block_for(anchor)
     if section is None or found is None:

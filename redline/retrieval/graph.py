@@ -1,13 +1,17 @@
 """The contract graph: sections, definitions and references, with the edges between them.
 
-Nodes are sections (with their hierarchy) and defined terms; edges are
-``PARENT_OF`` (section → subsection), ``DEFINES`` (section → term),
-``USES_TERM`` (section → term) and ``REFERENCES`` (section → section). Every
+Nodes are sections (with their hierarchy) and defined terms; edges
+(:mod:`redline.retrieval.edges`) are ``PARENT_OF`` (section → subsection),
+``DEFINES`` (section → term), ``USES_TERM`` (section → term) and
+``REFERENCES`` (section → section). Every
 node is tied to the anchors of its paragraphs, so whatever the graph returns
 can be pointed at in Word and quoted verbatim.
 
 The graph is deterministic (no model calls) and JSON-serialisable, so it is
-built once per document version and cached.
+built once per document version and cached. It only builds and looks up; the
+readers (:mod:`~redline.retrieval.context` for what a clause depends on,
+:mod:`~redline.retrieval.edits` for what an edit breaks, search, ask) take a
+graph and import this module, never the other way round.
 """
 
 from __future__ import annotations
@@ -18,40 +22,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .blocks import Block, ParagraphLike, blocks_from_paragraphs, blocks_from_text
-from .context import ContextItem, clause_context
 from .definitions import Definition, Usage, find_definitions, find_usages, term_key
-from .edits import EditWarning, edit_warnings
+from .edges import Edge, make_edges
 from .layout import Role, classify
 from .references import RawRef, Reference, extract, find_references, normalise_number, split_ident
 from .sections import Section, build_sections
 
-PARENT_OF = "PARENT_OF"
-DEFINES = "DEFINES"
-USES_TERM = "USES_TERM"
-REFERENCES = "REFERENCES"
 FORMAT_VERSION = 1
-
-
-@dataclass(frozen=True, slots=True)
-class Edge:
-    """A typed edge; ``anchors`` are the paragraphs where the relation is written, ``count`` how often."""
-
-    kind: str
-    source: str
-    target: str
-    anchors: tuple[str, ...] = ()
-    count: int = 1
-    text: str | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form."""
-        return {"kind": self.kind, "source": self.source, "target": self.target, "anchors": list(self.anchors),
-                "count": self.count, "text": self.text}
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Edge:
-        """Inverse of :meth:`to_dict`."""
-        return cls(data["kind"], data["source"], data["target"], tuple(data["anchors"]), data["count"], data["text"])
 
 
 @dataclass(slots=True)
@@ -105,7 +82,7 @@ class ContractGraph:
         graph.usages = find_usages(blocks, graph.definitions, skip)
         headings = {s.first for s in sections}
         graph.references = find_references(blocks, owner, graph._resolve_raw, skip, headings)
-        graph.edges = graph._make_edges()
+        graph.edges = make_edges(blocks, sections, owner, graph.definitions, graph.usages, graph.references)
         graph._index()
         return graph
 
@@ -138,33 +115,6 @@ class ContractGraph:
             if any("definition" in (a.title or "").lower() for a in self.ancestors(s.id, include_self=True)):
                 out.update(range(s.first, s.own_end + 1))
         return out
-
-    def _make_edges(self) -> list[Edge]:
-        edges: list[Edge] = []
-        for s in self.sections:
-            edges.extend(Edge(PARENT_OF, s.id, child) for child in s.children)
-        for d in self.definitions:
-            grouped: dict[str, list[str]] = defaultdict(list)
-            for site in d.sites:
-                grouped[self._owner_of(site.block)].append(self.blocks[site.block].anchor)
-            edges.extend(Edge(DEFINES, sid, d.id, tuple(anchors), len(anchors)) for sid, anchors in grouped.items() if sid)
-        uses: dict[tuple[str, str], list[str]] = defaultdict(list)
-        for u in self.usages:
-            sid = self._owner_of(u.block)
-            if sid:
-                uses[(sid, u.definition)].append(self.blocks[u.block].anchor)
-        edges.extend(Edge(USES_TERM, sid, did, tuple(dict.fromkeys(a)), len(a)) for (sid, did), a in uses.items())
-        refs: dict[tuple[str, str], list[Reference]] = defaultdict(list)
-        for r in self.references:
-            if r.target and r.target != r.source:
-                refs[(r.source, r.target)].append(r)
-        for (sid, tid), rs in refs.items():
-            anchors = tuple(dict.fromkeys(self.blocks[r.block].anchor for r in rs))
-            edges.append(Edge(REFERENCES, sid, tid, anchors, len(rs), rs[0].text))
-        return edges
-
-    def _owner_of(self, block: int) -> str:
-        return self.owner[block] or ""
 
     # -- resolution ---------------------------------------------------------------------
     def _resolve_raw(self, raw: RawRef, source: str) -> tuple[str | None, str]:
@@ -346,23 +296,6 @@ class ContractGraph:
     def unresolved_references(self) -> list[Reference]:
         """References that point nowhere in this document (external ones excluded)."""
         return [r for r in self.references if r.status == "unresolved"]
-
-    # -- context for the review pipeline ---------------------------------------------------------------
-    def context_for(self, anchor: str, *, max_items: int = 12, max_chars: int = 8000) -> list[ContextItem]:
-        """Everything the clause at ``anchor`` depends on: parent headings, definitions, referenced sections.
-
-        Definitions come for the terms the clause uses (not those it defines
-        itself) in order of first use, with the sections a definition itself
-        points to ("has the meaning set forth in Section 4(a)"); referenced
-        sections come with their own text. Bounded by ``max_items`` and
-        ``max_chars`` so it can go straight into a prompt.
-        """
-        return clause_context(self, anchor, max_items=max_items, max_chars=max_chars)
-
-    def check_edit(self, anchor: str, new_text: str | None, *, insert: bool = False) -> list[EditWarning]:
-        """What replacing the paragraph at ``anchor`` with ``new_text`` does elsewhere (None: delete it;
-        ``insert``: add ``new_text`` after it): renamed or changed definitions, broken references."""
-        return edit_warnings(self, anchor, new_text, insert=insert)
 
     # -- serialisation ----------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:

@@ -27,8 +27,9 @@ import re
 
 from .blocks import Block
 from .bm25 import BM25
+from .edges import PARENT_OF, REFERENCES, USES_TERM
 from .embeddings import Embedder, HashingEmbedder, cosine
-from .graph import PARENT_OF, REFERENCES, USES_TERM, ContractGraph
+from .graph import ContractGraph
 from .layout import Role
 from .passages import CONTENTS, CONTENTS_HEADING, UNIT_CHARS, Hit, Passage, build_passages
 from .references import extract

@@ -7,6 +7,7 @@ one, or a dotted number whose parent is open ("4.2.1" under "4.2"). Layout
 a number found mid-line must continue the sequence exactly. This is what keeps
 "2. " in a sentence, a page number or a figure from becoming a section, and
 lets clauses run together on one line (as in text from EDGAR) still be found.
+How one heading reads (caption, label, keys) is :mod:`redline.retrieval.headings`.
 """
 
 from __future__ import annotations
@@ -16,17 +17,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .blocks import Block
+from .headings import after_page_number, caps_heading, caption, kind_name, naming, norm_title, schedule_heading
 from .labels import SCHEDULE_WORDS, Label, parse_label
 from .layout import Role
 
 _MAX_GAP_STRONG = 6
 _MAX_GAP_WEAK = 2
-_TITLE_MAX_WORDS = 12
-_PAREN_KINDS = ("alpha", "roman", "pnum", "ALPHA", "ROMAN")
 _MAX_PREAMBLE_NUMBERS = 3
-# Words a sentence cannot end on: a line ending with one continues on the next.
-_DANGLING = frozenset(["in", "to", "of", "and", "or", "the", "a", "an", "with", "under", "per", "by", "for", "from",
-                       "at", "on", "as", "see", "hereto", "attached"])
 _OPERATIVE_RE = re.compile(r"\b(?:NOW,?\s+THEREFORE|agree[sd]?\s+as\s+follows)", re.IGNORECASE)
 
 
@@ -114,7 +111,7 @@ class _Builder:
         label = self._candidate(block)
         if label is not None and self._place(i, label):
             return
-        inner = self._after_page_number(block)
+        inner = after_page_number(block)
         if inner is not None and self._place(i, inner):
             return
         if self._heading(i):
@@ -147,36 +144,9 @@ class _Builder:
         if parsed is None:
             return None
         label, _ = parsed
-        if label.kind == "schedule" and not self._schedule_heading(block, block.label is None):
+        if label.kind == "schedule" and not schedule_heading(self.blocks, block, block.label is None):
             return None
         return label
-
-    def _after_page_number(self, block: Block) -> Label | None:
-        """"15   EXHIBIT A": a page number run into the heading that starts the next page."""
-        text = block.text
-        if block.label is not None or not text[:1].isdigit():
-            return None
-        head, _, rest = text.partition(" ")
-        parsed = parse_label(rest.strip()) if head.isdigit() else None
-        if parsed is None or parsed[0].kind not in ("schedule", "article"):
-            return None
-        return parsed[0]
-
-    def _schedule_heading(self, block: Block, from_text: bool) -> bool:
-        """"Exhibit B" opens a schedule only as a heading of its own, not in a sentence (nor on the
-        line a sentence wrapped onto: "… is included in" / "EXHIBIT G.")."""
-        if not from_text:
-            return block.line_start
-        previous = self.blocks[block.index - 1].text.rstrip() if block.index else ""
-        if previous.endswith(",") or previous.rsplit(" ", 1)[-1] in _DANGLING:
-            return False
-        parsed = parse_label(block.text)
-        if parsed and block.line_start and parsed[0].text.split()[0].isupper():
-            return True  # "EXHIBIT A THE PRODUCTS Each unit…": a capitalised heading run into its text
-        rest = block.text[parsed[1]:].strip(" .:-–—") if parsed else block.text
-        if len(rest.split()) > _TITLE_MAX_WORDS or rest.endswith((".", ";", ",")):
-            return False
-        return block.line_start or not rest or _title_case(rest)
 
     def _body_started(self) -> bool:
         """Whether the agreement's own numbering has begun (a schedule can only come after it)."""
@@ -289,12 +259,13 @@ class _Builder:
     def _new_section(self, label: Label, parent: Section | None, first: int, i: int) -> Section:
         block = self.blocks[i]
         rest = block.text if block.label is not None else block.text[parse_label(block.text)[1]:]  # type: ignore[index]
-        title = _title(rest)
+        title = caption(rest)
         if title is None and first != i:
             title = self.blocks[first].text.strip()
-        number, display, keys = _naming(label, parent, title)
+        kind, number = (parent.kind, parent.number) if parent else (None, None)
+        number, display, keys = naming(label, kind, number, title)
         section = Section(
-            id=f"s{len(self.sections) + 1}", kind=_kind_name(label), number=number, title=title, label=display,
+            id=f"s{len(self.sections) + 1}", kind=kind_name(label), number=number, title=title, label=display,
             level=(parent.level + 1) if parent else 1, parent=parent.id if parent else None,
             first=first, own_end=i, end=i, keys=keys,
         )
@@ -322,7 +293,7 @@ class _Builder:
         """
         block = self.blocks[i]
         level = block.heading_level
-        if level is None and not _caps_heading(block, self.blocks, i):
+        if level is None and not caps_heading(block, self.blocks, i):
             return False
         last = self._current()
         if last is not None and last.title is None and last.own_end == i - 1 and last.first == i - 1:
@@ -332,7 +303,7 @@ class _Builder:
             return True
         if level is None and last is not None and last.id == self.title_only and last.own_end == i - 1:
             self._own(i, last)  # the title page: "AGREEMENT" / "BY AND BETWEEN" / "ACME INC." is one unit
-            last.keys.append(_norm_title(block.text))  # each of its lines still names it
+            last.keys.append(norm_title(block.text))  # each of its lines still names it
             return True
         names_schedule = self._body_started() and any(w in block.text.lower().split() for w in SCHEDULE_WORDS)
         numbered_open = any(o.label is not None for o in self.stack)
@@ -352,7 +323,7 @@ class _Builder:
         section = Section(
             id=f"s{len(self.sections) + 1}", kind=kind, number=None, title=title, label=title,
             level=(parent.level + 1) if parent else 1, parent=parent.id if parent else None,
-            first=i, own_end=i, end=i, keys=[_norm_title(title)],
+            first=i, own_end=i, end=i, keys=[norm_title(title)],
         )
         self._register(section, i, i)
         self.stack.append(_Open(section, None, heading_level=level or 0))
@@ -426,72 +397,3 @@ def _successor(last: tuple[int, ...], parts: tuple[int, ...], gap: int, first_ma
     return False
 
 
-def _kind_name(label: Label) -> str:
-    if label.kind.startswith("num"):
-        return "section"
-    if label.kind in ("article", "schedule"):
-        return label.kind
-    return "clause"
-
-
-def _naming(label: Label, parent: Section | None, title: str | None) -> tuple[str, str, list[str]]:
-    """The section's number, display label and resolution keys."""
-    if label.kind == "article":
-        word, _, token = label.text.partition(" ")
-        number = token.strip().rstrip(".")
-        display = f"Article {number}" + (f" {title}" if title else "")
-        return number, display, [f"article {label.ordinal}", f"article {number.lower()}"]
-    if label.kind == "schedule":
-        word, token = label.key.split(" ", 1)
-        display = f"{word.capitalize()} {token.upper()}" + (f" {title}" if title else "")
-        return token.upper(), display, [label.key]
-    if label.kind.startswith("num"):
-        number = label.key
-        display = f"Section {number}" + (f" {title}" if title else "")
-        return number, display, [number]
-    base = parent.number if parent is not None and parent.number else ""
-    if parent is not None and parent.kind == "article" and parent.number:
-        base = ""
-    number = f"{base}({label.key})"
-    return number, f"{'Section ' if base else ''}{number}".strip(), [number]
-
-
-_TITLE_WORD_RE = re.compile(r"[A-Za-z][A-Za-z'’-]*")
-_MINOR_WORDS = frozenset(["a", "an", "and", "as", "at", "by", "for", "from", "in", "of", "on", "or", "the", "to", "with", "upon", "under", "our", "your", "its", "their"])
-
-
-def _title(rest: str) -> str | None:
-    """The caption after a label: the whole rest when it is short, else a leading "Term." phrase."""
-    rest = rest.strip().lstrip(".:-–— ").strip()
-    if not rest:
-        return None
-    words = rest.split()
-    if len(words) <= _TITLE_MAX_WORDS and len(rest) <= 100 and not rest.endswith((",", ";", ":")) and _title_case(rest):
-        return rest.rstrip(".").strip()
-    m = re.match(r"^([A-Z][^.;:]{1,80}?)[.:]\s", rest)
-    if m and len(m.group(1).split()) <= 8 and _title_case(m.group(1)):
-        return m.group(1).strip()
-    return None
-
-
-def _title_case(text: str) -> bool:
-    words = [w for w in _TITLE_WORD_RE.findall(text) if w.lower() not in _MINOR_WORDS]
-    return bool(words) and sum(w[0].isupper() for w in words) >= 0.8 * len(words)
-
-
-def _caps_heading(block: Block, blocks: list[Block], i: int) -> bool:
-    """A plain-text heading: an all-caps line of its own, a few words, no sentence punctuation."""
-    text = block.text.strip()
-    nxt = blocks[i + 1] if i + 1 < len(blocks) else None
-    if not block.line_start or (nxt is not None and not nxt.line_start):
-        return False
-    words = text.split()
-    letters = [c for c in text if c.isalpha()]
-    return (
-        1 <= len(words) <= 10 and len(letters) >= 4 and text.upper() == text
-        and not text.endswith((",", ";")) and not re.search(r"\d{3,}", text)
-    )
-
-
-def _norm_title(title: str) -> str:
-    return " ".join(title.lower().split())

@@ -22,7 +22,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from ..analysis.playbook import Playbook as PlaybookSpec
-from ..analysis.playbook import PlaybookError, playbook_from_dict
+from ..analysis.playbook import PlaybookError
+from ..analysis.playbook_io import playbook_from_dict
 from ..errors import ApplicationError, NotFound
 from ..models import Playbook, PlaybookVersion, Workspace
 from .playbook_diff import PlaybookDiff, playbook_diff

@@ -17,10 +17,12 @@ from xml.sax.saxutils import escape
 import pytest
 
 from redline.analysis.categories import Category
+from redline.analysis.clause_numbers import parse_number
 from redline.analysis.clauses import Clause, clauses_from_paragraphs
+from redline.analysis.contract_outline import Outline
 from redline.analysis.document import build_document
 from redline.analysis.pipeline import review
-from redline.analysis.placement import Placement, _Outline, _parse, place_missing, stagger
+from redline.analysis.placement import Placement, place_missing, stagger
 from redline.analysis.playbook import Playbook
 from redline.analysis.providers.base import ProviderResponse, RawFinding, RuleRequest, Usage
 from redline.analysis.providers.offline import OfflineProvider
@@ -349,17 +351,17 @@ def test_roman_articles_section_numbers_and_a_signature_page_line(playbook):
 
 
 def test_numbers_are_read_as_drafters_write_them():
-    assert _parse("14.3 The Supplier", typed=True).render() == "14.3"
-    assert _parse("14. Term. This", typed=True).following().render() == "15."
-    assert _parse("ARTICLE IV CONFIDENTIALITY", typed=True).following().render() == "ARTICLE V"
-    assert _parse("Clause 7.2 The", typed=True).inserted_after().render() == "Clause 7.2A"
-    assert _parse("14A. Data", typed=True).following().render() == "14B."
+    assert parse_number("14.3 The Supplier", typed=True).render() == "14.3"
+    assert parse_number("14. Term. This", typed=True).following().render() == "15."
+    assert parse_number("ARTICLE IV CONFIDENTIALITY", typed=True).following().render() == "ARTICLE V"
+    assert parse_number("Clause 7.2 The", typed=True).inserted_after().render() == "Clause 7.2A"
+    assert parse_number("14A. Data", typed=True).following().render() == "14B."
     for not_a_number in ("30 days after delivery", "I agree", "(a) deliver", "2024 was"):
-        assert _parse(not_a_number, typed=True) is None, not_a_number
+        assert parse_number(not_a_number, typed=True) is None, not_a_number
 
 
 def test_a_number_or_title_the_provider_added_is_not_doubled():
-    placement = Placement(after=3, number=_parse("8.", typed=True), run_in="Governing Law")
+    placement = Placement(after=3, number=parse_number("8.", typed=True), run_in="Governing Law")
     assert placement.apply("8. Governing Law. This Agreement is governed by English law.") == \
         "8. Governing Law. This Agreement is governed by English law."
     assert Placement(after=3).apply("11. This Agreement ...") == "This Agreement ..."  # Word numbers it
@@ -388,7 +390,7 @@ def test_a_rejected_insertion_is_not_proposed_again_under_another_number():
 
 def test_the_generated_contract_gets_new_articles_after_the_last_one(generated, playbook):
     doc = build_document(generated)
-    outline = _Outline(doc)
+    outline = Outline(doc)
     last = outline.roots[-1]
     assert doc.clauses[last.start].text.startswith("ARTICLE ")
     placement = place_missing(doc, playbook.rule("governing-law"))

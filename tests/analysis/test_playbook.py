@@ -12,10 +12,9 @@ import pytest
 
 from redline.analysis.categories import CATEGORIES, Category
 from redline.analysis.checks import check_rule
-from redline.analysis.playbook import (
+from redline.analysis.playbook import Playbook, PlaybookError
+from redline.analysis.playbook_io import (
     MAX_BYTES,
-    Playbook,
-    PlaybookError,
     default_playbook,
     dump_playbook,
     load_playbook,

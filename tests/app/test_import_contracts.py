@@ -84,3 +84,19 @@ def test_every_part_of_the_package_root_is_in_a_layer():
     parts = {p.stem for p in root.glob("*.py")} | {p.name for p in root.iterdir() if (p / "__init__.py").exists()}
     assert sorted(f"redline.{p}" for p in parts - WIRING if f"redline.{p}" not in named) == []
     assert sorted(n for n in named if n.split(".")[0] == "redline" and n.split(".")[1] not in parts) == []
+
+
+MAX_LINES = 400
+
+
+def test_no_module_is_longer_than_one_purpose_needs():
+    """Past ~400 lines a module mixes purposes (#19): split it by purpose. The models and migrations are exempt."""
+    long = {}
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            if "migrations" in path.parts or path.name == "models.py":
+                continue
+            lines = path.read_text().count("\n")
+            if lines > MAX_LINES:
+                long[str(path.relative_to(ROOT))] = lines
+    assert long == {}

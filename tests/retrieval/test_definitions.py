@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from redline.retrieval.graph import USES_TERM, ContractGraph
+from redline.retrieval.edges import USES_TERM
+from redline.retrieval.graph import ContractGraph
 from tests.retrieval.conftest import section
 
 

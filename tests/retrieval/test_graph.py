@@ -1,9 +1,10 @@
-"""context_for (what a clause depends on) and the JSON round trip used for caching."""
+"""clause_context (what a clause depends on) and the JSON round trip used for caching."""
 
 from __future__ import annotations
 
 import json
 
+from redline.retrieval.context import clause_context
 from redline.retrieval.graph import ContractGraph
 from tests.retrieval.conftest import section
 
@@ -12,8 +13,8 @@ def _anchor(graph, number):
     return graph.blocks[section(graph, number).first].anchor
 
 
-def test_context_for_gives_definition_reference_and_parent(graph):
-    items = graph.context_for(_anchor(graph, "3.2"))
+def test_clause_context_gives_definition_reference_and_parent(graph):
+    items = clause_context(graph, _anchor(graph, "3.2"))
     by_label = {i.label: i for i in items}
     cause = by_label['Definition of "Cause"']
     assert cause.kind == "definition" and cause.text.startswith('"Cause" means a material breach')
@@ -30,28 +31,28 @@ def test_context_for_gives_definition_reference_and_parent(graph):
         assert all(any(line in t for t in texts) for line in item.text.split("\n"))
 
 
-def test_context_for_is_bounded(graph):
-    items = graph.context_for(_anchor(graph, "3.2"), max_items=2, max_chars=10_000)
+def test_clause_context_is_bounded(graph):
+    items = clause_context(graph, _anchor(graph, "3.2"), max_items=2, max_chars=10_000)
     assert len(items) == 2
-    small = graph.context_for(_anchor(graph, "3.2"), max_chars=120)
+    small = clause_context(graph, _anchor(graph, "3.2"), max_chars=120)
     assert sum(len(i.text) for i in small) <= 120
 
 
-def test_context_for_skips_terms_the_clause_defines(graph):
-    items = graph.context_for(_anchor(graph, "3.1"))
+def test_clause_context_skips_terms_the_clause_defines(graph):
+    items = clause_context(graph, _anchor(graph, "3.1"))
     assert 'Definition of "Effective Date"' not in {i.label for i in items}
 
 
-def test_context_for_unknown_anchor(graph):
-    assert graph.context_for("_RL_nope") == []
+def test_clause_context_unknown_anchor(graph):
+    assert clause_context(graph, "_RL_nope") == []
 
 
 def test_round_trip_through_json(graph):
     data = json.loads(json.dumps(graph.to_dict()))
     again = ContractGraph.from_dict(data)
     assert again.to_dict() == graph.to_dict()
-    assert [i.to_dict() for i in again.context_for(_anchor(graph, "3.2"))] == \
-        [i.to_dict() for i in graph.context_for(_anchor(graph, "3.2"))]
+    assert [i.to_dict() for i in clause_context(again, _anchor(graph, "3.2"))] == \
+        [i.to_dict() for i in clause_context(graph, _anchor(graph, "3.2"))]
 
 
 def test_from_dict_refuses_another_format(graph):

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from redline.retrieval.graph import REFERENCES, ContractGraph
+from redline.retrieval.edges import REFERENCES
+from redline.retrieval.graph import ContractGraph
 from redline.retrieval.references import extract
 
 

@@ -1,0 +1,237 @@
+"""The contract's outline as the placement of a missing clause sees it: a tree of clauses.
+
+Split from :mod:`redline.analysis.placement`, which decides where a missing
+clause goes; this module finds the operative part (past the parties, recitals
+and table of contents, before the signature block and schedules), builds its
+clause tree from headings and numbers, and tells which sections are the
+definitions and which the general provisions.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from .categories import Category, classify_heading
+from .clause_numbers import ITEM, NUMBER, Number, after_number, parse_number
+from .document import Document
+
+C = Category
+
+# The general provisions: a trailing run of sections of these kinds is the boilerplate that a new
+# substantive clause goes before, and where a missing clause of these kinds belongs.
+BOILERPLATE: frozenset[Category] = frozenset({
+    C.GENERAL, C.NOTICES, C.GOVERNING_LAW, C.DISPUTE_RESOLUTION, C.FORCE_MAJEURE, C.ASSIGNMENT})
+
+_BOILERPLATE_TITLE = re.compile(
+    r"\b(?:general|miscellaneous|boilerplate|entire agreement|severab\w*|waivers?|counterparts|notices?|governing law"
+    r"|jurisdiction|law and jurisdiction|amendments?|variations?|third[- ]party rights|no partnership|relationship of"
+    r" the parties|further assurances?|announcements|costs and expenses|survival|assignment|force majeure"
+    r"|disputes?)\b",
+    re.IGNORECASE,
+)
+_DEFINITIONS_TITLE = re.compile(r"\b(?:definitions?|interpretation|defined terms)\b", re.IGNORECASE)
+
+# Front matter: the parties, recitals and table of contents that come before the operative clauses.
+_AGREED = re.compile(
+    r"\b(?:now,?\s+therefore|it is (?:hereby )?agreed|agreed?s?\s+as follows)\b",
+    re.IGNORECASE,
+)
+_FRONT_HEADING = re.compile(
+    r"^\W*(?:recitals?|background|preamble|whereas|parties|between|table of contents|contents)\W*$", re.IGNORECASE)
+_FRONT_TEXT = re.compile(
+    r"^\W*(?:whereas\b|\(?[A-H]\)\s|\(?\d\)\s|between\b|by and between\b|dated?\b|this\b.{0,120}\b(?:is made|is entered"
+    r"|is dated|dated)\b)|\((?:the\s+)?[\"“][^\"”]{1,40}[\"”]\)|\beach a [\"“]part",
+    re.IGNORECASE,
+)
+_SCHEDULE = re.compile(r"^\W*(?:schedule|annex|annexure|appendix|exhibit|attachment)\s+(?:\d+|[A-Z]|[IVX]+)\b",
+                       re.IGNORECASE)
+_ENTERED_INTO = re.compile(r"^\W*this (?:agreement|deed) has been (?:entered into|executed)", re.IGNORECASE)
+# Lines that open a signature block the document's "IN WITNESS" / "EXECUTION" test does not know.
+_SIGNATURE = re.compile(r"^\W*(?:signature pages? follows?|remainder of (?:this )?page|signed\s+(?:by|for|on behalf)"
+                        r"|executed\s+(?:by|as a deed)|for and on behalf of)\b", re.IGNORECASE)
+_TOC_ENTRY = re.compile(r"(?:\t|\.{3,}|…)\s*\d{1,4}\s*$")
+_FRONT_SCAN = 80  # front matter is at the top of a contract
+_RUN_IN = re.compile(r"^([A-Z][\w'’&,/ -]{1,60}?)[.:]\s+\S")
+_VERB = re.compile(r"\b(?:shall|must|will|may|is|are|agrees?|means)\b", re.IGNORECASE)  # a sentence, not a title
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """A clause and the clauses it contains: ``start`` opens it (a heading or a numbered paragraph),
+    ``end`` is its last paragraph, ``rank`` how high it sits (None: a loose paragraph)."""
+
+    start: int
+    end: int
+    rank: tuple[int, int] | None
+    number: Number | None
+    children: tuple[Unit, ...]
+
+
+class Outline:
+    """The operative part of a contract as a tree of clauses, and which of them are the
+    definitions and the general provisions."""
+
+    def __init__(self, doc: Document) -> None:
+        self.doc = doc
+        self._kinds: dict[int, frozenset[Category]] = {}
+        self.first = _operative_start(doc)
+        self.last = _operative_end(doc, self.first)
+        self.numbers = [_number_of(doc, i) for i in range(len(doc.clauses))]
+        self.roots = _build(doc, self.numbers, self.first, self.last)
+        self.index = {id(r): n for n, r in enumerate(self.roots)}
+        self.root_of: dict[int, Unit] = {i: r for r in self.roots for i in range(r.start, r.end + 1)}
+        self.typed = {n.key() for n in self.numbers[self.first: self.last + 1] if n is not None and n.typed}
+        self._definitions = {id(r) for r in self.roots if self._defines(r)}
+        self.titled = sum(bool(self.title(r)) for r in self.roots) * 2 > len(self.roots)  # sections have titles
+        n = len(self.roots)
+        while n > 0 and self._is_general(self.roots[n - 1]):
+            n -= 1
+        self.general_from = n  # index into roots of the trailing run of general provisions
+
+    def title(self, unit: Unit) -> str:
+        """A clause's title: its heading's words, or those its text opens with ("Counterparts")."""
+        text = after_number(self.doc.clauses[unit.start].text, self.numbers[unit.start]).strip()
+        if self.doc.is_heading[unit.start]:
+            return text
+        m = _RUN_IN.match(text)
+        return m.group(1) if m and len(m.group(1).split()) <= 6 and not _VERB.search(m.group(1)) else ""
+
+    def kinds(self, unit: Unit) -> frozenset[Category]:
+        """The categories a clause's title announces (memoised: every rule asks about every title)."""
+        kinds = self._kinds.get(unit.start)
+        if kinds is None:
+            kinds = self._kinds[unit.start] = classify_heading(self.title(unit))
+        return kinds
+
+    def is_definitions(self, root: Unit) -> bool:
+        return id(root) in self._definitions
+
+    def _defines(self, unit: Unit) -> bool:
+        if _DEFINITIONS_TITLE.search(self.title(unit)):
+            return True
+        body = range(unit.start, unit.end + 1)
+        return sum(C.DEFINITIONS in self.doc.categories[i] for i in body) * 2 > len(body)
+
+    def _is_general(self, unit: Unit) -> bool:
+        title = self.title(unit)
+        if title:
+            return bool(_BOILERPLATE_TITLE.search(title) or self.kinds(unit) & BOILERPLATE)
+        kinds = set().union(*(self.doc.categories[i] for i in range(unit.start, unit.end + 1)))
+        return bool(kinds) and kinds <= BOILERPLATE
+
+    def allowed(self, i: int, *, general: bool) -> bool:
+        """Whether paragraph *i* is in a section a new clause may join: operative, not the definitions,
+        and not the general provisions unless the clause is one of them."""
+        root = self.root_of.get(i)
+        if root is None or self.is_definitions(root) or C.DEFINITIONS in self.doc.categories[i]:
+            return False
+        return general or self.index[id(root)] < self.general_from
+
+    def end(self, unit: Unit) -> int:
+        """The last paragraph of ``unit`` that text can follow: not a table cell or a table's caption."""
+        clauses = self.doc.clauses
+        end = unit.end
+        while end > unit.start and (clauses[end].in_table or (end + 1 < len(clauses) and clauses[end + 1].in_table)):
+            end -= 1
+        return end
+
+
+def _operative_start(doc: Document) -> int:
+    """Index of the first operative paragraph: after "NOW, THEREFORE ... agree as follows" when the
+    contract says it, and past a leading title, parties block, recitals and table of contents."""
+    clauses = doc.clauses
+    start = 0
+    for i in range(min(len(clauses), _FRONT_SCAN, doc.body_end + 1)):
+        text = clauses[i].text
+        if _AGREED.search(text) and not NUMBER.match(text) and len(text) < 400:
+            start = i + 1
+            break
+    while start < doc.body_end and _front_matter(doc, start):
+        start += 1
+    return start
+
+
+def _operative_end(doc: Document, first: int) -> int:
+    """Index of the last operative paragraph: before the signature block ("[Signature page follows]",
+    "Signed by ...") and before schedules, annexes and exhibits, which some contracts put ahead of their
+    signatures (their clauses are not the contract's). An exhibit title run into its first paragraph
+    counts in the second half of the document (CUAD's filings often render them so)."""
+    half = len(doc.clauses) // 2
+    for i in range(first + 1, doc.body_end + 1):
+        text = doc.clauses[i].text
+        schedule = _SCHEDULE.match(text) and (doc.is_heading[i] or i >= half)  # "Exhibit A Revenue ..." run in
+        if schedule or _ENTERED_INTO.match(text) or _SIGNATURE.match(text):
+            return i - 1
+    return doc.body_end
+
+
+def _front_matter(doc: Document, i: int) -> bool:
+    clause = doc.clauses[i]
+    text = clause.text.strip()
+    style = (clause.style or "").strip().lower()
+    if clause.heading_level == 0 or style in {"title", "subtitle"} or style.startswith("toc"):
+        return True
+    if _TOC_ENTRY.search(clause.text) or _FRONT_HEADING.match(text):
+        return True
+    return bool(_FRONT_TEXT.search(text)) and not NUMBER.match(text) and not doc.is_heading[i]
+
+
+def _build(doc: Document, numbers: Sequence[Number | None], first: int, last: int) -> list[Unit]:
+    """The clause tree of paragraphs ``first``..``last``.
+
+    A paragraph that opens a clause closes every open clause that does not
+    rank above it and opens its own inside the rest; a paragraph that opens
+    none continues the innermost open clause, or stands alone at the top.
+    """
+    roots: list[Unit] = []
+    stack: list[tuple[int, tuple[int, int], Number | None, list[Unit]]] = []
+
+    def close(end: int) -> None:
+        start, rank, number, children = stack.pop()
+        (stack[-1][3] if stack else roots).append(Unit(start, end, rank, number, tuple(children)))
+
+    for i in range(first, last + 1):
+        clause = doc.clauses[i]
+        if clause.heading_level == 0 or (clause.style or "").strip().lower() in {"title", "subtitle"}:
+            continue
+        rank = None if clause.in_table or _TOC_ENTRY.search(clause.text) else _rank(doc, i, numbers[i])
+        if rank is None:
+            if not stack:
+                roots.append(Unit(i, i, None, None, ()))
+            continue
+        while stack and stack[-1][1] >= rank:
+            close(i - 1)
+        stack.append((i, rank, numbers[i], []))
+    while stack:
+        close(last)
+    while len(roots) > 1 and roots[-1].rank is None and not doc.categories[roots[-1].start]:
+        roots.pop()  # "[Signature page follows]": a trailing loose line is no section to follow
+    return roots
+
+
+def _rank(doc: Document, i: int, number: Number | None) -> tuple[int, int] | None:
+    """How high paragraph *i* opens a clause: headings above numbered paragraphs, each by depth (or
+    heading level), sub-items lowest; None for a paragraph that continues the clause above it."""
+    if doc.is_heading[i]:
+        return (0, number.depth if number is not None else doc.level(i))
+    if number is not None:
+        return (1, number.depth)
+    return (1, 9) if ITEM.match(doc.clauses[i].text) or doc.clauses[i].list_label else None
+
+
+def _number_of(doc: Document, i: int) -> Number | None:
+    """The number paragraph *i* carries: Word's list label, else a typed one (None for sub-items)."""
+    clause = doc.clauses[i]
+    if clause.list_label:
+        return parse_number(clause.list_label, typed=False)
+    if clause.in_table or _TOC_ENTRY.search(clause.text):
+        return None
+    return parse_number(clause.text, typed=True)
+
+
+def walk(units: Iterable[Unit]) -> Iterable[Unit]:
+    for unit in units:
+        yield unit
+        yield from walk(unit.children)
