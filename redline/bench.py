@@ -82,6 +82,8 @@ def run(pages: list[int], *, repeat: int, workdir: Path, out: TextIO) -> None:
     if max(pages) >= 100:
         figures = run_checked([py, "-m", "tests.learning.benchmark", "100", "200"]).strip()
         out.write(f"{100:>5}  outcome detection (in-process): {figures}\n")
+    from .bench_overview import overview_rows  # the run page of a reviewed contract (Django, a throwaway database)
+    overview_rows(pages, repeat=repeat, workdir=workdir, out=out)
 
 
 def mixed_ops(sidecar: dict[str, dict], count: int, seed: int = 7) -> list[dict[str, object]]:
