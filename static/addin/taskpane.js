@@ -11,6 +11,7 @@ import { clauseSummary } from "./clauses.js";
 import { describeError, ReviewFailed } from "./errors.js";
 import { FollowUp } from "./followup.js";
 import { Outbox } from "./outbox.js";
+import { showOverview } from "./overview.js";
 import { blockedReason, planApplyAll } from "./patches.js";
 import { progressView } from "./progress.js";
 import { paintCard, renderClauses, renderResults } from "./render.js";
@@ -234,6 +235,7 @@ function draw() {
   followUp.close(); // its result may be redrawn
   state.cards = renderResults($("results"), state);
   for (const s of state.suggestions) paint(s);
+  showOverview($("overview"), state.suggestions, state.cards);
 }
 
 function paint(s) {
