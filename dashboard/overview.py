@@ -51,7 +51,8 @@ class RunFilters:
         return any(getattr(self, name) for name in FILTERS)
 
     def query(self, **changes: str) -> str:
-        """This view's query string with ``changes``; any change but the page starts again at page 1."""
+        """This view's query string with ``changes`` ("" for the plain run page); any change but the page
+        starts again at page 1."""
         if "page" not in changes:
             changes["page"] = "1"
         state = replace(self, **changes)
@@ -60,7 +61,7 @@ class RunFilters:
             params["group"] = state.group
         if state.page not in ("", "1"):
             params["page"] = state.page
-        return "?" + urlencode(params) if params else "?"
+        return "?" + urlencode(params) if params else ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import statistics
 import subprocess
 import sys
@@ -88,16 +89,15 @@ def measure(contract: Path, repeat: int) -> dict[str, Any]:
 
     django.setup()
     from django.core.management import call_command
+    from django.http import QueryDict
     from django.test import Client
 
     from dashboard.overview import run_filters, run_overview, suggestions_filtered
-    from django.http import QueryDict
-
     from redline.services.accounts import membership_create, user_create, workspace_create
 
     call_command("migrate", verbosity=0)
     workspace = workspace_create(name="Bench LLP")
-    user = user_create(username="bench", password="bench-password-not-secret")
+    user = user_create(username="bench", password=secrets.token_urlsafe())  # signed in with force_login
     membership = membership_create(user=user, workspace=workspace, role="admin")
     run = reviewed_run(membership=membership, data=contract.read_bytes(), filename=contract.name)
     client = Client()

@@ -8,7 +8,7 @@ from django.http import FileResponse, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.http import HTMX_STOP_POLLING
+from django_htmx.http import HTMX_STOP_POLLING, push_url
 
 from redline import selectors
 from redline.errors import ApplicationError, NotFound
@@ -179,8 +179,10 @@ def run_detail(request: DashboardRequest, run_id: int) -> HttpResponse:
     """One run: what it pinned, its progress (polled until it ends) and its suggestions in context."""
     run = queries.run_get(workspace=request.membership.workspace, run_id=run_id)
     if wants_fragment(request) and run.status in TERMINAL:  # a filter, grouping or page changed: the results only
-        return render_page(request, "dashboard/run.html", {"run": run, **_results_context(request, run)},
-                           partial="results")
+        context = {"run": run, **_results_context(request, run)}
+        response = render_page(request, "dashboard/run.html", context, partial="results")
+        # The address bar gets the view's canonical URL, not the form's every empty field.
+        return push_url(response, context["run_url"] + context["filters"].query(page=str(context["page"].number)))
     context = _run_context(request, run)
     if not wants_fragment(request):  # the clause map is outside the polled part
         text_url = reverse("dashboard:document_detail", kwargs={"document_id": run.document_version.document_id})
