@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 from urllib.parse import urlencode
 
 from django.core.paginator import Page, Paginator
@@ -76,7 +77,8 @@ class Chip:
 
 @dataclass(frozen=True, slots=True)
 class Risk:
-    """One of the top risks or missing clauses: enough to name it and link to its card."""
+    """One of the top risks (a rule's most serious suggestion) or missing clauses: enough to name it,
+    say how many suggestions its rule made, and link to its card."""
 
     pk: int
     title: str
@@ -85,6 +87,7 @@ class Risk:
     comment: str
     risk: int | None
     link: str
+    count: int
 
 
 @dataclass(slots=True)
@@ -108,23 +111,38 @@ def _rank(severity: str) -> int:
 def _chips(name: str, counter: Counter, order: tuple[str, ...] = (), labels: dict[str, str] | None = None) -> list[Chip]:
     """Chips in the vocabulary's order when there is one, else most frequent first."""
     keys = sorted(counter, key=lambda k: (order.index(k) if k in order else len(order), -counter[k], k))
-    labels = labels or {}
-    return [Chip(name, k, labels.get(k) or NONE_LABELS.get(name, k) if k == "none" else labels.get(k, k), counter[k])
-            for k in keys]
+    labels = {**(labels or {}), "none": NONE_LABELS.get(name, "none")}
+    return [Chip(name, k, labels.get(k, k), counter[k]) for k in keys]
+
+
+class _Row(NamedTuple):
+    pk: int
+    severity: str
+    category: str
+    kind: str
+    rule: str
+    outcome: str | None
+    verdict: str | None
+    title: str | None
+    risk: int | None
+    source: str | None
+    comment: str | None
+    position: int
 
 
 def run_overview(*, run: AnalysisRun) -> Overview:
     """The whole run summed up in one query (outcome by subquery), whatever the filters."""
-    rows = list(Suggestion.objects.filter(run=run).annotate(outcome_value=_OUTCOME).order_by("position").values_list(
-        "pk", "severity", "category", "kind", "rule_key", "outcome_value", "data__validation__status",
-        "data__rule_title", "data__risk__overall", "data__source", "data__comment"))
+    rows = [_Row(*r) for r in Suggestion.objects.filter(run=run).annotate(outcome_value=_OUTCOME)
+            .order_by("position").values_list(
+                "pk", "severity", "category", "kind", "rule_key", "outcome_value", "data__validation__status",
+                "data__rule_title", "data__risk__overall", "data__source", "data__comment", "position")]
     counters = {name: Counter() for name in FILTERS}
     titles: dict[str, str] = {}
-    for _, severity, category, kind, rule, outcome, verdict, title, *_ in rows:
-        for name, value in zip(FILTERS, (severity, category, kind, rule, outcome or "none", verdict or "none"),
-                               strict=True):
+    for r in rows:
+        for name, value in zip(FILTERS, (r.severity, r.category, r.kind, r.rule, r.outcome or "none",
+                                         r.verdict or "none"), strict=True):
             counters[name][value] += 1
-        titles.setdefault(rule, title or rule)
+        titles.setdefault(r.rule, r.title or r.rule)
     overview = Overview(total=len(rows), rule_titles=titles, counts={
         "severity": _chips("severity", counters["severity"], SEVERITIES),
         "category": _chips("category", counters["category"], labels={c: c.replace("_", " ") for c in counters["category"]}),
@@ -133,21 +151,23 @@ def run_overview(*, run: AnalysisRun) -> Overview:
         "outcome": _chips("outcome", counters["outcome"], OUTCOMES),
         "validator": _chips("validator", counters["validator"], VERDICTS),
     })
-    by_rule_rank = sorted(rows, key=lambda r: (_rank(r[1]), r[4], r[0]))  # the list's order when grouped by rule
+    # Where each card sits in its rule's filtered list (grouped by rule), so a link opens the right page.
     index_in_rule: dict[int, int] = {}
     seen: Counter = Counter()
-    for r in by_rule_rank:
-        index_in_rule[r[0]] = seen[r[4]]
-        seen[r[4]] += 1
+    for r in sorted(rows, key=lambda r: (_rank(r.severity), r.rule, r.position)):
+        index_in_rule[r.pk] = seen[r.rule]
+        seen[r.rule] += 1
 
-    def risk(r: tuple) -> Risk:
-        page = index_in_rule[r[0]] // PAGE_SIZE + 1
-        link = RunFilters(rule=r[4]).query(page=str(page)) + f"#s-{r[0]}"
-        return Risk(r[0], r[7] or r[4], r[4], r[1], r[10] or "", r[8], link)
+    def risk(r: _Row) -> Risk:
+        page = index_in_rule[r.pk] // PAGE_SIZE + 1
+        link = RunFilters(rule=r.rule).query(page=str(page)) + f"#s-{r.pk}"
+        return Risk(r.pk, r.title or r.rule, r.rule, r.severity, r.comment or "", r.risk, link, counters["rule"][r.rule])
 
-    top = sorted(rows, key=lambda r: (_rank(r[1]), -(r[8] or 0), r[0]))[:TOP_RISKS]
-    overview.top_risks = [risk(r) for r in top]
-    overview.missing = [risk(r) for r in rows if r[9] == "missing"]
+    worst: dict[str, _Row] = {}  # one per rule: five cards of the same rule would hide the next risk
+    for r in sorted(rows, key=lambda r: (_rank(r.severity), -(r.risk or 0), r.position)):
+        worst.setdefault(r.rule, r)
+    overview.top_risks = [risk(r) for r in list(worst.values())[:TOP_RISKS]]
+    overview.missing = [risk(r) for r in rows if r.source == "missing"]
     return overview
 
 
