@@ -128,10 +128,10 @@ def overview_rows(pages: list[int], *, repeat: int, workdir: Path, out: TextIO) 
     if result.returncode != 0:
         raise RuntimeError(f"the run-overview bench failed: {result.stderr.strip()[-500:]}")
     m = json.loads(result.stdout.strip().splitlines()[-1])
-    label = f"run overview filtered list, {n}-page run (htmx partial)"
+    label = "run overview: filtered list (htmx partial)"
     out.write(f"{n:>5}  {label:<50} {m['partial_s']:>8.3f} {m['partial_mb']:>8.1f}  "
               f"{m['filtered']} of {m['suggestions']} suggestions, {FILTERED}\n")
-    out.write(f"{n:>5}  {f'run page, whole, {n}-page run (first 25 cards)':<50} {m['page_s']:>8.3f} "
+    out.write(f"{n:>5}  {'run overview: whole run page (first 25 cards)':<50} {m['page_s']:>8.3f} "
               f"{m['page_mb']:>8.1f}\n")
     out.flush()
 
