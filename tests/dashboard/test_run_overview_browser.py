@@ -69,6 +69,7 @@ def test_a_300_page_run_filters_by_clicking_with_real_urls(browser, base_url, al
             page.locator(".chips", has_text="Outcome").get_by_role("link", name=re.compile("^pending")).click()
             expect(page).to_have_url(re.compile(r"\?severity=major&outcome=pending$"))
             expect(page.get_by_label("Outcome", exact=True)).to_have_value("pending")
+            expect(page.locator("#chip-outcome-pending")).to_be_focused()  # a keyboard user stays where they were
             pending = page.locator(".list-status").inner_text()
             assert pending != major and severities_shown(page) <= {"major"}
 
@@ -93,6 +94,13 @@ def test_a_300_page_run_filters_by_clicking_with_real_urls(browser, base_url, al
             expect(page).to_have_url(re.compile(r"\?group=clause&page=2$"))
             expect(page.locator(".pager")).to_contain_text("Page 2 of")
             assert not errors, errors
+
+            # A top risk opens the page its card is on, scrolled to the card.
+            page.goto(url)
+            risk = page.locator(".risks").first.get_by_role("link").first
+            card = risk.get_attribute("href").split("#")[1]
+            risk.click()
+            expect(page.locator(f"#{card}")).to_be_in_viewport()
 
             # Last (axe leaves empty style attributes that a history snapshot would carry): clean, and shots.
             for name, query in (("", ""), ("-filtered", "?severity=major&outcome=pending")):
