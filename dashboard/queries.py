@@ -183,6 +183,24 @@ def paragraph_texts(*, version: DocumentVersion) -> dict[str, str]:
     return texts
 
 
+def paragraph_sections(*, version: DocumentVersion) -> dict[str, str]:
+    """Anchor → the nearest heading above the paragraph (the clause it belongs to), for grouping by clause.
+
+    Cached by hash like ``paragraph_texts``: versions are immutable.
+    """
+    key = f"dashboard:sections:{version.sha256}"
+    sections = cache.get(key)
+    if sections is None:
+        sections, heading = {}, ""
+        for p in docx_read(document_version_read(version=version)).paragraphs:
+            if p.heading_level and p.text.strip():
+                heading = p.text.strip()
+            if p.anchor:
+                sections[p.anchor] = heading
+        cache.set(key, sections, 3600)
+    return sections
+
+
 def rejections(*, workspace: Workspace, rule: str = "") -> QuerySet[Rejection]:
     qs = (Rejection.objects.filter(entry__workspace=workspace)
           .select_related("entry__document", "entry__suggestion", "entry__run")

@@ -1,14 +1,15 @@
-"""A run's suggestions as the run page shows them: in context, grouped, with outcomes and votes."""
+"""A page of a run's suggestions as the run page shows them: in context, grouped, with outcomes and votes."""
 
 from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from itertools import groupby
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from redline.models import AnalysisRun, Feedback, KnownEntry, RunStatus, Suggestion
+from redline.models import AnalysisRun, Feedback, RunStatus, Suggestion
 
 from .queries import paragraph_texts
 
@@ -75,34 +76,44 @@ def _count(row: SuggestionRow, votes: list[Feedback], user: AbstractBaseUser) ->
             row.mine = vote
 
 
-def suggestion_rows(run: AnalysisRun, user: AbstractBaseUser) -> list[SuggestionRow]:
-    """Every suggestion of a finished run with context, outcome and votes, in three queries and one parse."""
-    suggestions = list(run.suggestions.order_by("position"))
+def page_rows(run: AnalysisRun, suggestions: list[Suggestion], user: AbstractBaseUser) -> list[SuggestionRow]:
+    """The cards of one page of suggestions (annotated with ``outcome_value``): context, outcome and
+    votes, with one query for the votes and the cached parse of the document."""
     if not suggestions:
         return []
     texts = paragraph_texts(version=run.document_version)
-    outcomes = dict(KnownEntry.objects.filter(suggestion__run=run).values_list("suggestion_id", "outcome"))
     votes: dict[int, list[Feedback]] = defaultdict(list)
-    for vote in Feedback.objects.filter(suggestion__run=run):
+    for vote in Feedback.objects.filter(suggestion__in=[s.pk for s in suggestions]):
         votes[vote.suggestion_id].append(vote)
     rows = []
     for s in suggestions:
         data = s.data or {}
         before, quote, after = _context(texts.get(s.anchor, ""), data.get("quote", ""), data.get("occurrence", 1))
-        row = SuggestionRow(s, before, quote, after, outcomes.get(s.pk))
+        row = SuggestionRow(s, before, quote, after, getattr(s, "outcome_value", None))
         _count(row, votes[s.pk], user)
         rows.append(row)
     return rows
 
 
-def group_rows(rows: list[SuggestionRow], by: str) -> list[Group]:
-    """Groups by rule (most severe first) or by severity, each in document order."""
-    groups: dict[str, list[SuggestionRow]] = {}
-    for row in rows:
-        groups.setdefault(row.suggestion.severity if by == "severity" else row.suggestion.rule_key, []).append(row)
-    out = []
-    for ident, members in groups.items():
+def group_rows(rows: list[SuggestionRow], by: str, sections: dict[str, str] | None = None) -> list[Group]:
+    """Consecutive rows with the same rule, severity or clause (the section heading they sit under) as
+    one group: the list arrives in the grouping's order, so a page's groups follow it."""
+    def key(row: SuggestionRow) -> str:
+        if by == "severity":
+            return row.suggestion.severity
+        if by == "clause":
+            return (sections or {}).get(row.suggestion.anchor, "")
+        return row.suggestion.rule_key
+
+    out: list[Group] = []
+    for ident, members in groupby(rows, key=key):
+        members = tuple(members)
         severity = min((r.suggestion.severity for r in members), key=lambda v: SEVERITY_ORDER.get(v, 9))
-        heading = ident.capitalize() if by == "severity" else (members[0].data.get("rule_title") or ident)
-        out.append(Group(heading, severity, tuple(members)))
-    return sorted(out, key=lambda g: (SEVERITY_ORDER.get(g.severity, 9), g.rows[0].suggestion.position))
+        if by == "severity":
+            heading = ident.capitalize()
+        elif by == "clause":
+            heading = ident or "Before the first heading"
+        else:
+            heading = members[0].data.get("rule_title") or ident
+        out.append(Group(heading, severity, members))
+    return out

@@ -8,7 +8,7 @@ from django.http import FileResponse, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.http import HTMX_STOP_POLLING
+from django_htmx.http import HTMX_STOP_POLLING, push_url
 
 from redline import selectors
 from redline.errors import ApplicationError, NotFound
@@ -19,12 +19,12 @@ from redline.services.files import docx_scan
 from redline.services.playbook_edits import playbook_latest_version
 from redline.services.runs import run_export, run_request
 
-from .. import queries
+from .. import overview, queries
 from ..clauses import clause_map
 from ..context import DashboardRequest, member_required
 from ..forms import FeedbackForm, UploadForm
 from ..http import render_page, wants_fragment
-from ..runs import TERMINAL, feedback_row, group_rows, suggestion_rows
+from ..runs import TERMINAL, feedback_row, group_rows, page_rows
 
 DOCX_MIME = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 
@@ -148,14 +148,29 @@ def run_rerun(request: DashboardRequest, run_id: int) -> HttpResponse:
 
 
 def _run_context(request: DashboardRequest, run: AnalysisRun) -> dict:
-    group = "severity" if request.GET.get("group") == "severity" else "rule"
     finished = run.status in TERMINAL
-    rows = suggestion_rows(run, request.user) if finished else []
     progress = selectors.run_last_progress(run=run) or {}
     percent = round(100 * progress["done"] / progress["total"]) if progress.get("total") else 0
-    return {"run": run, "finished": finished, "progress": progress, "percent": percent, "group": group,
-            "groups": group_rows(rows, group), "count": len(rows), "section": "documents",
-            "feedback_form": FeedbackForm()}
+    context = {"run": run, "finished": finished, "progress": progress, "percent": percent, "section": "documents",
+               "feedback_form": FeedbackForm(), "count": 0}
+    if finished:
+        context.update(_results_context(request, run))
+    return context
+
+
+def _results_context(request: DashboardRequest, run: AnalysisRun) -> dict:
+    """The overview, the filters the query string asks for, and one page of the list, grouped."""
+    summary = overview.run_overview(run=run)
+    filters = overview.run_filters(params=request.GET, overview=summary)
+    page = overview.suggestions_page(run=run, filters=filters)
+    rows = page_rows(run, list(page.object_list), request.user)
+    sections = queries.paragraph_sections(version=run.document_version) if filters.group == "clause" else None
+    return {"overview": summary, "filters": filters, "page": page, "count": summary.total,
+            "groups": group_rows(rows, filters.group, sections), "group": filters.group,
+            "dimensions": overview.dimensions(overview=summary, filters=filters),
+            "page_links": overview.page_links(page=page, filters=filters),
+            "clear_url": filters.query(**dict.fromkeys(overview.FILTERS, "")),
+            "run_url": reverse("dashboard:run_detail", kwargs={"run_id": run.pk})}
 
 
 @member_required
@@ -163,6 +178,11 @@ def _run_context(request: DashboardRequest, run: AnalysisRun) -> dict:
 def run_detail(request: DashboardRequest, run_id: int) -> HttpResponse:
     """One run: what it pinned, its progress (polled until it ends) and its suggestions in context."""
     run = queries.run_get(workspace=request.membership.workspace, run_id=run_id)
+    if wants_fragment(request) and run.status in TERMINAL:  # a filter, grouping or page changed: the results only
+        context = {"run": run, **_results_context(request, run)}
+        response = render_page(request, "dashboard/run.html", context, partial="results")
+        # The address bar gets the view's canonical URL, not the form's every empty field.
+        return push_url(response, context["run_url"] + context["filters"].query(page=str(context["page"].number)))
     context = _run_context(request, run)
     if not wants_fragment(request):  # the clause map is outside the polled part
         text_url = reverse("dashboard:document_detail", kwargs={"document_id": run.document_version.document_id})

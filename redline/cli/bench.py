@@ -41,6 +41,9 @@ def run_bench(args: argparse.Namespace) -> int:
         run_revisions(pages, count=args.revisions, repeat=args.repeat, workdir=Path(args.workdir), out=sys.stdout)
         return EXIT_OK
     run(pages, repeat=args.repeat, workdir=Path(args.workdir), out=sys.stdout)
+    from redline.bench.overview import overview_rows  # the run page of the largest contract, reviewed
+
+    overview_rows(pages, repeat=args.repeat, workdir=Path(args.workdir), out=sys.stdout)
     if args.openai_latency > 0:
         from redline.bench.processes import openai_latency
 

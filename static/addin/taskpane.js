@@ -12,6 +12,7 @@ import { clauseSummary } from "./clauses.js";
 import { describeError, ReviewFailed } from "./errors.js";
 import { FollowUp } from "./followup.js";
 import { Outbox } from "./outbox.js";
+import { showOverview } from "./overview.js";
 import { blockedReason, inScope, planApply } from "./patches.js";
 import { progressView } from "./progress.js";
 import { paintCard, renderClauses, renderResults } from "./render.js";
@@ -237,6 +238,7 @@ function draw() {
   state.cards = renderResults($("results"), state);
   paintGroups();
   for (const s of state.suggestions) paint(s);
+  showOverview($("overview"), state.suggestions, state.cards);
 }
 
 /** "Apply all" of a severity or a clause: on while any of its suggestions can be applied. */

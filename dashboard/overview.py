@@ -1,0 +1,265 @@
+"""A run's overview and its filtered, grouped, paginated suggestion list (the run page's selectors).
+
+A 300-page review has hundreds of suggestions: the page shows counts, the top
+risks and the missing clauses first, then one page of cards that the query string
+filters. The overview is one query over the run's suggestions (with each one's
+outcome as a subquery); the list is one query for the page plus one for its votes.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from typing import NamedTuple
+from urllib.parse import urlencode
+
+from django.core.paginator import Page, Paginator
+from django.db.models import Case, IntegerField, OuterRef, Q, QuerySet, Subquery, Value, When
+from django.http import QueryDict
+
+from redline.models import AnalysisRun, KnownEntry, Suggestion
+
+SEVERITIES = ("critical", "major", "minor")
+OUTCOMES = ("pending", "accepted", "rejected", "modified", "missing", "none")
+VERDICTS = ("PASS", "WARN", "FAIL", "none")
+GROUPS = ("rule", "severity", "clause")
+FILTERS = ("severity", "category", "kind", "rule", "outcome", "validator")
+PAGE_SIZE = 25
+TOP_RISKS = 5
+NONE_LABELS = {"outcome": "not exported yet", "validator": "not validated"}
+
+_OUTCOME = Subquery(KnownEntry.objects.filter(suggestion_id=OuterRef("pk")).order_by("-pk").values("outcome")[:1])
+_SEVERITY_RANK = Case(*(When(severity=s, then=Value(i)) for i, s in enumerate(SEVERITIES)),
+                      default=Value(len(SEVERITIES)), output_field=IntegerField())
+
+
+@dataclass(frozen=True, slots=True)
+class RunFilters:
+    """The run page's query string: filters, grouping and page; ``notes`` say what was ignored and why."""
+
+    severity: str = ""
+    category: str = ""
+    kind: str = ""
+    rule: str = ""
+    outcome: str = ""
+    validator: str = ""
+    group: str = "rule"
+    page: str = "1"
+    notes: tuple[str, ...] = ()
+
+    @property
+    def active(self) -> bool:
+        return any(getattr(self, name) for name in FILTERS)
+
+    def query(self, **changes: str) -> str:
+        """This view's query string with ``changes`` ("" for the plain run page); any change but the page
+        starts again at page 1."""
+        if "page" not in changes:
+            changes["page"] = "1"
+        state = replace(self, **changes)
+        params = {name: getattr(state, name) for name in FILTERS if getattr(state, name)}
+        if state.group != "rule":
+            params["group"] = state.group
+        if state.page not in ("", "1"):
+            params["page"] = state.page
+        return "?" + urlencode(params) if params else ""
+
+
+@dataclass(frozen=True, slots=True)
+class Chip:
+    """One count of the overview, a link to the list filtered by it."""
+
+    field: str
+    value: str
+    label: str
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class Risk:
+    """One of the top risks (a rule's most serious suggestion) or missing clauses: enough to name it,
+    say how many suggestions its rule made, and link to its card."""
+
+    pk: int
+    title: str
+    rule: str
+    severity: str
+    comment: str
+    risk: int | None
+    link: str
+    count: int
+
+
+@dataclass(slots=True)
+class Overview:
+    """Counts by each filterable dimension, the top risks and the missing clauses of one run."""
+
+    total: int = 0
+    counts: dict[str, list[Chip]] = field(default_factory=dict)
+    rule_titles: dict[str, str] = field(default_factory=dict)
+    top_risks: list[Risk] = field(default_factory=list)
+    missing: list[Risk] = field(default_factory=list)
+
+    def values(self, name: str) -> set[str]:
+        return {chip.value for chip in self.counts.get(name, [])}
+
+
+def _rank(severity: str) -> int:
+    return SEVERITIES.index(severity) if severity in SEVERITIES else len(SEVERITIES)
+
+
+def _chips(name: str, counter: Counter, order: tuple[str, ...] = (), labels: dict[str, str] | None = None) -> list[Chip]:
+    """Chips in the vocabulary's order when there is one, else most frequent first."""
+    keys = sorted(counter, key=lambda k: (order.index(k) if k in order else len(order), -counter[k], k))
+    labels = {**(labels or {}), "none": NONE_LABELS.get(name, "none")}
+    return [Chip(name, k, labels.get(k, k), counter[k]) for k in keys]
+
+
+class _Row(NamedTuple):
+    pk: int
+    severity: str
+    category: str
+    kind: str
+    rule: str
+    outcome: str | None
+    verdict: str | None
+    title: str | None
+    risk: int | None
+    source: str | None
+    comment: str | None
+    position: int
+
+
+def run_overview(*, run: AnalysisRun) -> Overview:
+    """The whole run summed up in one query (outcome by subquery), whatever the filters."""
+    rows = [_Row(*r) for r in Suggestion.objects.filter(run=run).annotate(outcome_value=_OUTCOME)
+            .order_by("position").values_list(
+                "pk", "severity", "category", "kind", "rule_key", "outcome_value", "data__validation__status",
+                "data__rule_title", "data__risk__overall", "data__source", "data__comment", "position")]
+    counters = {name: Counter() for name in FILTERS}
+    titles: dict[str, str] = {}
+    for r in rows:
+        for name, value in zip(FILTERS, (r.severity, r.category, r.kind, r.rule, r.outcome or "none",
+                                         r.verdict or "none"), strict=True):
+            counters[name][value] += 1
+        titles.setdefault(r.rule, r.title or r.rule)
+    overview = Overview(total=len(rows), rule_titles=titles, counts={
+        "severity": _chips("severity", counters["severity"], SEVERITIES),
+        "category": _chips("category", counters["category"], labels={c: c.replace("_", " ") for c in counters["category"]}),
+        "kind": _chips("kind", counters["kind"]),
+        "rule": _chips("rule", counters["rule"], labels=titles),
+        "outcome": _chips("outcome", counters["outcome"], OUTCOMES),
+        "validator": _chips("validator", counters["validator"], VERDICTS),
+    })
+    # Where each card sits in its rule's filtered list (grouped by rule), so a link opens the right page.
+    index_in_rule: dict[int, int] = {}
+    seen: Counter = Counter()
+    for r in sorted(rows, key=lambda r: (_rank(r.severity), r.rule, r.position)):
+        index_in_rule[r.pk] = seen[r.rule]
+        seen[r.rule] += 1
+
+    def risk(r: _Row) -> Risk:
+        page = index_in_rule[r.pk] // PAGE_SIZE + 1
+        link = RunFilters(rule=r.rule).query(page=str(page)) + f"#s-{r.pk}"
+        return Risk(r.pk, r.title or r.rule, r.rule, r.severity, r.comment or "", r.risk, link, counters["rule"][r.rule])
+
+    worst: dict[str, _Row] = {}  # one per rule: five cards of the same rule would hide the next risk
+    for r in sorted(rows, key=lambda r: (_rank(r.severity), -(r.risk or 0), r.position)):
+        worst.setdefault(r.rule, r)
+    overview.top_risks = [risk(r) for r in list(worst.values())[:TOP_RISKS]]
+    overview.missing = [risk(r) for r in rows if r.source == "missing"]
+    return overview
+
+
+def _allowed(name: str, overview: Overview) -> set[str]:
+    fixed = {"severity": SEVERITIES, "outcome": OUTCOMES, "validator": VERDICTS}
+    return set(fixed[name]) if name in fixed else overview.values(name)
+
+
+def run_filters(*, params: QueryDict, overview: Overview) -> RunFilters:
+    """The filters a query string asks for; an unknown value is dropped with a note saying so (never a 500)."""
+    values: dict[str, str] = {}
+    notes: list[str] = []
+    for name in FILTERS:
+        value = params.get(name, "").strip()
+        if not value:
+            continue
+        if value in _allowed(name, overview):
+            values[name] = value
+        else:
+            notes.append(f"No {name} “{value[:40]}” in this run: that filter was ignored.")
+    group = params.get("group", "rule")
+    if group not in GROUPS:
+        notes.append(f"Unknown grouping “{group[:40]}”: grouped by rule instead.")
+        group = "rule"
+    return RunFilters(**values, group=group, page=params.get("page", "1")[:10], notes=tuple(notes))
+
+
+def suggestions_filtered(*, run: AnalysisRun, filters: RunFilters) -> QuerySet[Suggestion]:
+    """The run's suggestions that pass every filter, each with ``outcome_value``, in the grouping's order."""
+    qs = Suggestion.objects.filter(run=run).annotate(outcome_value=_OUTCOME)
+    for name, column in (("severity", "severity"), ("category", "category"), ("kind", "kind"), ("rule", "rule_key")):
+        if value := getattr(filters, name):
+            qs = qs.filter(**{column: value})
+    if filters.outcome == "none":
+        qs = qs.filter(outcome_value__isnull=True)
+    elif filters.outcome:
+        qs = qs.filter(outcome_value=filters.outcome)
+    if filters.validator == "none":
+        qs = qs.filter(Q(data__validation__status__isnull=True))
+    elif filters.validator:
+        qs = qs.filter(data__validation__status=filters.validator)
+    if filters.group == "clause":
+        return qs.order_by("position")
+    if filters.group == "severity":
+        return qs.annotate(rank=_SEVERITY_RANK).order_by("rank", "position")
+    return qs.annotate(rank=_SEVERITY_RANK).order_by("rank", "rule_key", "position")
+
+
+def suggestions_page(*, run: AnalysisRun, filters: RunFilters) -> Page:
+    """One page of the filtered list (a page number out of range gives the last page, not an error)."""
+    return Paginator(suggestions_filtered(run=run, filters=filters), PAGE_SIZE).get_page(filters.page)
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A chip or a select option as the page draws it: where it leads and whether it is the current filter."""
+
+    label: str
+    count: int
+    value: str
+    href: str
+    active: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Dimension:
+    name: str
+    heading: str
+    links: list[Link]
+
+
+HEADINGS = {"severity": "Severity", "category": "Category", "kind": "Kind", "rule": "Rule", "outcome": "Outcome",
+            "validator": "Validator"}
+
+
+def dimensions(*, overview: Overview, filters: RunFilters) -> list[Dimension]:
+    """Every filter with its values and counts; a chip adds its filter to the others, or removes it when current."""
+    out = []
+    for name in FILTERS:
+        current = getattr(filters, name)
+        links = [Link(chip.label, chip.count, chip.value,
+                      filters.query(**{name: "" if chip.value == current else chip.value}), chip.value == current)
+                 for chip in overview.counts.get(name, [])]
+        out.append(Dimension(name, HEADINGS[name], links))
+    return out
+
+
+def page_links(*, page: Page, filters: RunFilters) -> dict[str, str]:
+    """The previous and next pages' URLs (absent at either end)."""
+    links = {}
+    if page.has_previous():
+        links["previous"] = filters.query(page=str(page.previous_page_number()))
+    if page.has_next():
+        links["next"] = filters.query(page=str(page.next_page_number()))
+    return links
