@@ -68,3 +68,28 @@ export function signIn() {
     });
   });
 }
+
+/**
+ * Send the key with every htmx request (the account fragment), and end the session
+ * in the pane when the server no longer accepts it or the user signs out there.
+ *
+ * @param {(reason: string) => void} onSignedOut
+ */
+export function wireHtmx(onSignedOut) {
+  document.body.addEventListener("htmx:configRequest", (event) => {
+    const key = storedKey();
+    if (key) event.detail.headers.Authorization = `Bearer ${key}`;
+  });
+  document.body.addEventListener("htmx:afterRequest", (event) => {
+    if (event.detail.elt.id === "sign-out") {
+      forget(); // whatever the server said: signing out here must always work
+      onSignedOut("You are signed out.");
+    }
+  });
+  document.body.addEventListener("htmx:responseError", (event) => {
+    if (event.detail.xhr.status === 401) {
+      forget();
+      onSignedOut("Your sign-in is no longer valid (it may have been revoked). Sign in again.");
+    }
+  });
+}

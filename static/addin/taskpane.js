@@ -8,19 +8,19 @@ import { anchorIndex } from "./anchors.js";
 import { Api } from "./api.js";
 import { applyToParagraph } from "./apply.js";
 import * as auth from "./auth.js";
-import { clauseSummary } from "./clauses.js";
+import { ClauseSection } from "./clausepane.js";
 import { describeError, ReviewFailed } from "./errors.js";
 import { FollowUp } from "./followup.js";
 import { Outbox } from "./outbox.js";
 import { showOverview } from "./overview.js";
 import { blockedReason, inScope, planApply } from "./patches.js";
 import { progressView } from "./progress.js";
-import { paintCard, renderClauses, renderResults } from "./render.js";
+import { paintCard, renderResults } from "./render.js";
 import { notRepeatedMessage, summaryMessage } from "./results.js";
 import { followRun, liveSuggestions } from "./stream.js";
+import { uploadDocument } from "./upload.js";
 import * as word from "./word.js";
 
-const DOCX_MIME = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
 const SECTIONS = ["starting", "load-failed", "unsupported", "signed-out", "workspace"];
 // Office.js normally answers in well under a second; after this long the pane says what to do.
 const OFFICE_TIMEOUT_MS = 8000;
@@ -29,6 +29,7 @@ const $ = (id) => document.getElementById(id);
 const api = new Api(() => auth.storedKey());
 let outbox;
 let followUp;
+let clauses;
 
 // What the pane knows about the current review.
 const state = {
@@ -112,7 +113,7 @@ function signedOut(reason = "") {
   $("progress").hidden = true;
   $("summary").textContent = "";
   $("not-repeated").hidden = true;
-  clearClauses();
+  clauses.clear();
   $("account").replaceChildren();
   $("signed-out-reason").textContent = reason;
   $("signed-out-reason").hidden = !reason;
@@ -137,48 +138,7 @@ async function signIn() {
   }
 }
 
-function wireHtmx() {
-  document.body.addEventListener("htmx:configRequest", (event) => {
-    const key = auth.storedKey();
-    if (key) event.detail.headers.Authorization = `Bearer ${key}`;
-  });
-  document.body.addEventListener("htmx:afterRequest", (event) => {
-    if (event.detail.elt.id === "sign-out") {
-      auth.forget(); // whatever the server said: signing out here must always work
-      signedOut("You are signed out.");
-    }
-  });
-  document.body.addEventListener("htmx:responseError", (event) => {
-    if (event.detail.xhr.status === 401) {
-      auth.forget();
-      signedOut("Your sign-in is no longer valid (it may have been revoked). Sign in again.");
-    }
-  });
-}
-
 // -- review -----------------------------------------------------------------------
-
-function documentTitle() {
-  const url = Office.context.document.url || "";
-  const name = decodeURIComponent(url.split(/[/\\]/).pop() || "").replace(/\.docx?$/i, "");
-  return name || "Untitled";
-}
-
-/** Send the document: the whole file when Word can give it (outcomes are detected from it), else paragraphs. */
-async function upload(doc) {
-  const title = documentTitle();
-  if (Office.context.requirements.isSetSupported("CompressedFile", "1.1")) {
-    const bytes = await word.readFile();
-    const form = new FormData();
-    form.append("file", new Blob([bytes], { type: DOCX_MIME }), `${title}.docx`);
-    form.append("title", title);
-    return api.upload("/documents", form);
-  }
-  const paragraphs = doc.paragraphs
-    .map((p, i) => ({ anchor: doc.anchors[i], text: p.text, style: p.style || null }))
-    .filter((p) => p.anchor);
-  return api.post("/documents", { title, doc_id: doc.docId, paragraphs });
-}
 
 async function review() {
   $("not-repeated").hidden = true;
@@ -186,8 +146,8 @@ async function review() {
   showProgress("progress", { stage: "read" });
   await flushApplied(); // the server must know what we wrote before it reads the file back
   const doc = await word.prepareDocument();
-  const uploaded = await upload(doc);
-  loadClauses(uploaded); // beside the review: it never holds it up or fails it
+  const uploaded = await uploadDocument(api, doc);
+  clauses.load(uploaded); // beside the review: it never holds it up or fails it
   if (!doc.docId) await word.writeDocId(uploaded.document.doc_id);
   const run = await api.post(`/documents/${uploaded.document.id}/runs`, {});
   const rules = await api.get(`/runs/${run.id}/rules`);
@@ -283,52 +243,6 @@ async function locate(s) {
   }
 }
 
-// -- clauses ----------------------------------------------------------------------
-
-let clausesShown = 0; // which request the section shows: a slower, older answer never overwrites a newer one
-
-function clearClauses() {
-  clausesShown += 1;
-  $("clauses").hidden = true;
-  $("clauses-list").replaceChildren();
-  $("clauses-summary").textContent = "";
-  $("clauses-state").textContent = "";
-}
-
-/** Show the clause overview of the version just uploaded; a failure is said in the section itself. */
-async function loadClauses(uploaded) {
-  clearClauses();
-  const mine = clausesShown;
-  $("clauses").hidden = false;
-  $("clauses-summary").textContent = "Finding clauses…";
-  try {
-    const overview = await api.get(`/documents/${uploaded.document.id}/clauses?version_id=${uploaded.version.id}`);
-    if (mine !== clausesShown) return;
-    renderClauses($("clauses-list"), overview);
-    $("clauses-summary").textContent = clauseSummary(overview);
-  } catch (error) {
-    if (mine !== clausesShown) return;
-    console.warn("clause overview not loaded", error);
-    const described = describeError(error);
-    if (described.signedOut) {
-      showError(error);
-      return;
-    }
-    $("clauses-summary").textContent = "";
-    $("clauses-state").textContent = `The clause overview could not be loaded. ${described.message}`;
-  }
-}
-
-/** Select the paragraph a clause was found in (as a result card's quote does). */
-async function locateClause(anchor) {
-  $("clauses-state").textContent = "";
-  try {
-    if (!(await word.selectAnchor(anchor))) $("clauses-state").textContent = "This paragraph is no longer in the document.";
-  } catch (error) {
-    showError(error, () => locateClause(anchor));
-  }
-}
-
 // -- apply --------------------------------------------------------------------------
 
 /** Apply suggestions of one paragraph, composed with those already applied there; how many went in. */
@@ -421,7 +335,8 @@ function vote(s, up, button) {
 // -- wiring ---------------------------------------------------------------------------
 
 function wire() {
-  wireHtmx();
+  auth.wireHtmx(signedOut);
+  clauses = new ClauseSection({ api, $, showError });
   followUp = new FollowUp($("follow-up"));
   $("sign-in").addEventListener("click", signIn);
   $("review").addEventListener("click", () => guarded(review));
@@ -439,10 +354,6 @@ function wire() {
     if (button.classList.contains("locate")) locate(s);
     else if (button.classList.contains("apply")) guarded(() => applySingle(s));
     else if (button.classList.contains("vote")) vote(s, button.classList.contains("up"), button);
-  });
-  $("clauses-list").addEventListener("click", (event) => {
-    const button = event.target.closest("button.locate-clause");
-    if (button) locateClause(button.dataset.anchor);
   });
 }
 
