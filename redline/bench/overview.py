@@ -44,8 +44,8 @@ def reviewed_run(*, membership: Membership, data: bytes, filename: str = "contra
     from redline.services.playbook_edits import playbook_latest_version
     from redline.services.playbooks import playbook_default_install
     from redline.services.runs import run_export, run_request
-    from redline.tasks import job_run
-    from redline.worker import in_process_worker
+    from redline.jobs.tasks import job_run
+    from redline.jobs.worker import in_process_worker
 
     workspace, user = membership.workspace, membership.user
     version, *_ = document_version_create(workspace=workspace, data=data, filename=filename, uploaded_by=user)

@@ -128,8 +128,8 @@ def test_htmx_requests_get_fragments_and_history_restores_get_pages(admin, seede
     assert report.lstrip().startswith('<div id="report">')
     health = admin.get("/analytics/?sort=rule", HTTP_HX_TARGET="rule-health", **HTMX).content.decode()
     assert health.lstrip().startswith('<div id="rule-health">')
-    live = admin.get(f"/runs/{seeded.run.pk}/", **HTMX).content.decode()
-    assert live.lstrip().startswith('<section id="run-live"')
+    results = admin.get(f"/runs/{seeded.run.pk}/", **HTMX).content.decode()  # a finished run: its filtered list
+    assert results.lstrip().startswith('<div id="run-results"') and "<html" not in results
 
 
 class _Markup(HTMLParser):
