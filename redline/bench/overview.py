@@ -39,13 +39,13 @@ def reviewed_run(*, membership: Membership, data: bytes, filename: str = "contra
     The job runs on the in-process worker when the request committed (the bench, browser
     tests); inside a test's transaction it never reached the worker and runs here instead.
     """
+    from redline.jobs.tasks import job_run
+    from redline.jobs.worker import in_process_worker
     from redline.models import KnownEntry, Playbook, RunStatus
     from redline.services.documents import document_version_create
     from redline.services.playbook_edits import playbook_latest_version
     from redline.services.playbooks import playbook_default_install
     from redline.services.runs import run_export, run_request
-    from redline.jobs.tasks import job_run
-    from redline.jobs.worker import in_process_worker
 
     workspace, user = membership.workspace, membership.user
     version, *_ = document_version_create(workspace=workspace, data=data, filename=filename, uploaded_by=user)
