@@ -106,7 +106,7 @@ class ClauseModel:
         self._by_keywords = arrays["keyword_presence"].astype(bool)
         self._keyword_probability = arrays["keyword_probability"].astype(np.float64)
         self._keyword_bonus = arrays["keyword_bonus"].astype(np.float32)
-        self._keyword_confirms = arrays["keyword_confirms"].astype(bool)
+        self._keyword_confirms = arrays["keyword_confirms"].astype(np.float64)
         self._index = {c: i for i, c in enumerate(self.categories)}
         # Column of each category's keyword search in keyword_matches (-1: the category has none).
         self._search = np.asarray([KEYWORD_NAMES.index(c) if c in KEYWORD_NAMES else -1 for c in self.categories])
@@ -149,6 +149,7 @@ class ClauseModel:
         """A :class:`Finding` per category from sentence scores."""
         out: dict[str, Finding] = {}
         n = len(scores.units)
+        body = np.asarray([not u.is_heading for u in scores.units], dtype=bool)
         for c, name in enumerate(self.categories):
             if n == 0:
                 out[name] = Finding(name, False, 0.0)
@@ -162,8 +163,8 @@ class ClauseModel:
             else:
                 top = np.argsort(-ranking, kind="stable")[:k]
                 prob = self.presence(float(column.max()), name)
-                if self._keyword_confirms[c] and hits.any():  # a search that almost never hits in vain
-                    prob = max(prob, float(self._keyword_probability[c, 0]))
+                if self._keyword_confirms[c] and (hits & body).any():  # a search that almost never hits in vain
+                    prob = max(prob, float(self._keyword_confirms[c]))
                 present = prob >= self._threshold[c]
             passages = _passages(scores, column, top) if present else []
             out[name] = Finding(name, bool(present), prob, passages)

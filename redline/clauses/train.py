@@ -15,8 +15,9 @@
 4. Where the keyword search (``keywords.py``) decided presence better than
    the model did out of fold (a few rare categories), it decides presence
    there, with the training frequency of the clause given a hit or none as
-   its probability; where a hit almost always means the clause
-   (:data:`KEYWORD_CONFIRMS`), a hit lifts the probability to that frequency.
+   its probability; where a hit outside the headings almost always means
+   the clause (:data:`KEYWORD_CONFIRMS`), such a hit lifts the probability
+   to that frequency.
 5. Per category, the ranking bonus of a keyword-matching sentence that
    ranked the clause's sentences best out of fold (:func:`_keyword_bonus`).
 6. The weights are quantised to int8 per category and written with a
@@ -67,6 +68,7 @@ class _Matrix:
     present: np.ndarray  # contracts x categories, bool
     keyword_hit: np.ndarray  # contracts x categories, bool: a sentence matches the category's keyword search
     unit_hit: np.ndarray  # units x categories, bool: the unit matches the category's keyword search
+    body_hit: np.ndarray  # contracts x categories, bool: a sentence that is not a heading matches it
 
 
 def _matrix(dataset: Dataset, ids: list[str] | None, buckets: int) -> tuple[_Matrix, list[str]]:
@@ -95,8 +97,10 @@ def _matrix(dataset: Dataset, ids: list[str] | None, buckets: int) -> tuple[_Mat
     owner_arr = np.asarray(owner, dtype=np.int64)
     hits = np.zeros((len(names), len(dataset.categories)), dtype=bool)
     np.logical_or.at(hits, owner_arr, unit_hit)
+    body = np.zeros_like(hits)
+    np.logical_or.at(body, owner_arr, unit_hit & ~np.asarray([u.is_heading for u in units_all], dtype=bool)[:, None])
     return _Matrix(x, y, owner_arr, np.asarray(present, dtype=bool).reshape(-1, len(dataset.categories)),
-                   hits, unit_hit), names
+                   hits, unit_hit, body), names
 
 
 def _keyword_presence(m: _Matrix, report: list[dict]) -> tuple[np.ndarray, np.ndarray]:
@@ -112,6 +116,15 @@ def _keyword_presence(m: _Matrix, report: list[dict]) -> tuple[np.ndarray, np.nd
         row["keyword_f1"] = round(f1, 1)
         use[k] = row["f1"] is not None and f1 > row["f1"]
     return use, probs
+
+
+def _keyword_confirms(m: _Matrix, by_keywords: np.ndarray) -> np.ndarray:
+    """Per category, the training frequency of the clause given a keyword hit outside the headings, where it
+    is at least :data:`KEYWORD_CONFIRMS` (else 0): such a hit makes the clause present. A heading is left
+    out: "Notices and Governing Law" over a notices clause is no governing-law clause."""
+    hit, t = m.body_hit, m.present
+    prob = ((hit & t).sum(axis=0) + 1) / (hit.sum(axis=0) + 2)
+    return np.where(~by_keywords & (prob >= KEYWORD_CONFIRMS), prob, 0.0).astype(np.float32)
 
 
 def _keyword_bonus(oof: np.ndarray, m: _Matrix, k: int = 5) -> np.ndarray:
@@ -232,7 +245,7 @@ def train(data: str | Path, out: str | Path, *, config: TrainConfig | None = Non
     calib, thresholds, report = _calibrate(_best_per_contract(oof, m.contract_of, len(names)), m.present,
                                              config.beta, config.recall_bias)
     by_keywords, keyword_probability = _keyword_presence(m, report)
-    confirms = ~by_keywords & (keyword_probability[:, 0] >= KEYWORD_CONFIRMS)
+    confirms = _keyword_confirms(m, by_keywords)
     bonus = _keyword_bonus(oof, m)
     weights, bias = _fit(m.x, m.y, config)
     q, scales = _quantise(weights)
@@ -249,7 +262,8 @@ def train(data: str | Path, out: str | Path, *, config: TrainConfig | None = Non
                  "keyword hit where a hit was nearly always the clause), or the keyword search where it was better "
                  "out of fold; ranking = logit + the category's out-of-fold keyword bonus",
         "presence_by_keywords": [c for c, use in zip(dataset.categories, by_keywords, strict=True) if use],
-        "presence_confirmed_by_keywords": [c for c, use in zip(dataset.categories, confirms, strict=True) if use],
+        "presence_confirmed_by_keywords": {c: round(float(p), 3)
+                                           for c, p in zip(dataset.categories, confirms, strict=True) if p},
         "keyword_bonus": {c: float(b) for c, b in zip(dataset.categories, bonus, strict=True) if b},
         "feature_version": FEATURE_VERSION,
         "buckets": buckets,

@@ -94,7 +94,7 @@ def _one_word_model(word: str, probability: float) -> ClauseModel:
               "bias": np.asarray([bias], dtype=np.float32), "calibration": np.asarray([[1.0, 0.0]]),
               "threshold": np.asarray([0.5]), "keyword_presence": np.asarray([False]),
               "keyword_probability": np.zeros((1, 2)), "keyword_bonus": np.zeros(1),
-              "keyword_confirms": np.asarray([False])}
+              "keyword_confirms": np.zeros(1)}
     return ClauseModel(arrays, {"categories": ["Widgets"], "buckets": buckets}, "test")
 
 
