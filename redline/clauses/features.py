@@ -121,4 +121,3 @@ def hashed(units: Sequence[Unit], buckets: int, matches: np.ndarray | None = Non
         idx.extend({zlib.crc32(f.encode()) % buckets for f in feature_strings(unit, matched)})
         offsets.append(len(idx))
     return np.asarray(idx, dtype=np.int64), np.asarray(offsets, dtype=np.int64)
-
