@@ -4,8 +4,10 @@ The artifact is a hashed linear model (one weight column per category, stored
 as int8 with a scale per column) plus, per category, a Platt calibration of
 the document's best sentence score and the decision threshold chosen on
 out-of-fold training predictions (or, in the few categories where that was
-better on the training data, the keyword search decides presence). Scoring is a gather and a sum in NumPy: no
-vocabulary, no scikit-learn and no model download at run time.
+better on the training data, the keyword search decides presence), and the
+logit bonus a sentence matching the category's keyword search gets when
+passages are ranked and paragraphs routed. Scoring is a gather and a sum in
+NumPy: no vocabulary, no scikit-learn and no model download at run time.
 """
 
 from __future__ import annotations
@@ -21,22 +23,24 @@ from pathlib import Path
 import numpy as np
 
 from .document import Unit
-from .features import hashed
-from .keywords import COMPILED
+from .features import KEYWORD_NAMES, hashed, keyword_matches
 
 MODEL_DIR = Path(__file__).with_name("model")
 DEFAULT_K = 5
-# A paragraph is routed to a category when its best sentence's probability is at least ROUTE_FLOOR times the
-# square root of its length (at least 50 characters): 0.2% for a 400-character paragraph, 0.5% for 2,500. A long
-# paragraph costs more of the reviewer's tokens, so it must be likelier to hold the clause. Chosen on dev as the
-# lightest routing that gives a rule 95% of its gold spans (docs/clauses.md has the curve).
-ROUTE_FLOOR = 1.0e-4
+# A paragraph is routed to a category when its best sentence's probability (lifted by the category's keyword
+# bonus) is at least ROUTE_FLOOR times the square root of its length (at least 50 characters): 0.24% for a
+# 400-character paragraph, 0.6% for 2,500. A long paragraph costs more of the reviewer's tokens, so it must be
+# likelier to hold the clause. Chosen on dev as the lightest routing that keeps a rule's recall of its gold
+# spans clear of 95% (docs/clauses.md has the curve).
+ROUTE_FLOOR = 1.2e-4
 _CHUNK = 512
 # Passages grow from their best sentence into neighbouring sentences of the same paragraph while the k
 # passages together stay within PASSAGE_BUDGET characters and each within PASSAGE_MAX: a clause is often
-# two or three sentences, and a reader takes in five short passages, not five pages.
-PASSAGE_BUDGET = 3800
-PASSAGE_MAX = 1500
+# two or three sentences, and a reader takes in five passages, not five pages. Chosen on dev: 3,800 / 1,500
+# gave R@5 73.9 at 2,503 characters in the top five, 6,000 / 2,500 gives 74.5 at 2,858 (the issue allows
+# 4,000); larger budgets add little, since a passage never leaves its paragraph.
+PASSAGE_BUDGET = 6000
+PASSAGE_MAX = 2500
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,11 +81,13 @@ class Finding:
 
 @dataclass(frozen=True, slots=True)
 class Scores:
-    """Sentence logits of one document: ``logits[i, c]`` for unit ``i`` and category ``c``."""
+    """Sentence logits of one document: ``logits[i, c]`` for unit ``i`` and category ``c``; ``hits[i, c]``
+    whether unit ``i`` matches category ``c``'s keyword search."""
 
     units: list[Unit]
     logits: np.ndarray
     texts: Sequence[str]  # the paragraphs the units index, so passages quote them verbatim
+    hits: np.ndarray
 
 
 class ClauseModel:
@@ -99,7 +105,11 @@ class ClauseModel:
         self._threshold = arrays["threshold"].astype(np.float64)
         self._by_keywords = arrays["keyword_presence"].astype(bool)
         self._keyword_probability = arrays["keyword_probability"].astype(np.float64)
+        self._keyword_bonus = arrays["keyword_bonus"].astype(np.float32)
+        self._keyword_confirms = arrays["keyword_confirms"].astype(np.float64)
         self._index = {c: i for i, c in enumerate(self.categories)}
+        # Column of each category's keyword search in keyword_matches (-1: the category has none).
+        self._search = np.asarray([KEYWORD_NAMES.index(c) if c in KEYWORD_NAMES else -1 for c in self.categories])
 
     @classmethod
     def load(cls, directory: str | Path = MODEL_DIR) -> ClauseModel:
@@ -117,14 +127,18 @@ class ClauseModel:
         gathered weight rows at once.
         """
         logits = np.zeros((len(units), len(self.categories)), dtype=np.float32)
+        matches = keyword_matches(units)
         for lo in range(0, len(units), _CHUNK):
             chunk = units[lo: lo + _CHUNK]
-            idx, offsets = hashed(chunk, self.buckets)
+            idx, offsets = hashed(chunk, self.buckets, matches[lo: lo + _CHUNK])
             if len(idx):
                 sums = np.add.reduceat(self._weights[idx].astype(np.float32), offsets[:-1], axis=0)
                 sums[offsets[1:] == offsets[:-1]] = 0.0  # reduceat repeats the next row for an empty slice
                 logits[lo: lo + len(chunk)] = sums * self._scales
-        return Scores(list(units), logits + self._bias[None, :], texts)
+        hits = np.zeros((len(units), len(self.categories)), dtype=bool)
+        has = self._search >= 0
+        hits[:, has] = matches[:, self._search[has]]
+        return Scores(list(units), logits + self._bias[None, :], texts, hits)
 
     def presence(self, best_logit: float, category: str) -> float:
         """Calibrated probability that the contract has ``category``, from its best sentence's logit."""
@@ -135,20 +149,22 @@ class ClauseModel:
         """A :class:`Finding` per category from sentence scores."""
         out: dict[str, Finding] = {}
         n = len(scores.units)
+        body = np.asarray([not u.is_heading for u in scores.units], dtype=bool)
         for c, name in enumerate(self.categories):
             if n == 0:
                 out[name] = Finding(name, False, 0.0)
                 continue
-            column = scores.logits[:, c]
+            column, hits = scores.logits[:, c], scores.hits[:, c]
+            ranking = column + self._keyword_bonus[c] * hits
             if self._by_keywords[c]:
-                hits = np.asarray([bool(COMPILED[name].search(u.text)) for u in scores.units])
-                order = np.lexsort((-column, ~hits))  # keyword sentences first, each group by score
-                top = order[:k]
+                top = np.lexsort((-ranking, ~hits))[:k]  # keyword sentences first, each group by score
                 present = bool(hits.any())
                 prob = float(self._keyword_probability[c, 0 if present else 1])
             else:
-                top = np.argsort(-column, kind="stable")[:k]
-                prob = self.presence(float(column[top[0]]), name)
+                top = np.argsort(-ranking, kind="stable")[:k]
+                prob = self.presence(float(column.max()), name)
+                if self._keyword_confirms[c] and (hits & body).any():  # a search that almost never hits in vain
+                    prob = max(prob, float(self._keyword_confirms[c]))
                 present = prob >= self._threshold[c]
             passages = _passages(scores, column, top) if present else []
             out[name] = Finding(name, bool(present), prob, passages)
@@ -164,7 +180,8 @@ class ClauseModel:
         if not scores.units:
             return {name: [] for name in self.categories}
         paragraphs = np.asarray([u.paragraph for u in scores.units])
-        probs = 1.0 / (1.0 + np.exp(-scores.logits.astype(np.float64)))
+        lifted = scores.logits.astype(np.float64) + self._keyword_bonus[None, :] * scores.hits
+        probs = 1.0 / (1.0 + np.exp(-lifted))
         best = np.zeros((len(scores.texts), len(self.categories)))
         np.maximum.at(best, paragraphs, probs)
         lengths = np.maximum(np.asarray([len(t) for t in scores.texts], dtype=np.float64), 50.0)

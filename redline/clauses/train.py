@@ -13,10 +13,14 @@
    misses is never shown to the reviewer, an extra passage costs a glance.
    No dev contract is read here.
 4. Where the keyword search (``keywords.py``) decided presence better than
-   the model did out of fold (four rare categories on the full data), it
-   decides presence there, with the training frequency of the clause given
-   a hit or none as its probability.
-5. The weights are quantised to int8 per category and written with a
+   the model did out of fold (a few rare categories), it decides presence
+   there, with the training frequency of the clause given a hit or none as
+   its probability; where a hit outside the headings almost always means
+   the clause (:data:`KEYWORD_CONFIRMS`), such a hit lifts the probability
+   to that frequency.
+5. Per category, the ranking bonus of a keyword-matching sentence that
+   ranked the clause's sentences best out of fold (:func:`_keyword_bonus`).
+6. The weights are quantised to int8 per category and written with a
    metadata file (data version, split, counts, metrics, attribution).
 
 scikit-learn is needed to train, never to run the model.
@@ -33,9 +37,12 @@ from pathlib import Path
 import numpy as np
 
 from .cuad import Dataset, contract_units, unit_labels
-from .features import FEATURE_VERSION, hashed
-from .keywords import COMPILED
+from .features import FEATURE_VERSION, KEYWORD_NAMES, hashed, keyword_matches
 
+# The ranking bonuses tried for a keyword match (logits), and the training precision from which a keyword hit
+# alone makes a clause present (Governing Law: 97% of the contracts with a hit have one).
+KEYWORD_BONUSES = (0.0, 0.5, 1.0, 2.0, 4.0)
+KEYWORD_CONFIRMS = 0.95
 ATTRIBUTION = ("Trained on CUAD v1 by The Atticus Project, Inc. (CC BY 4.0, "
                "https://creativecommons.org/licenses/by/4.0/); Hendrycks et al., CUAD: An Expert-Annotated NLP "
                "Dataset for Legal Contract Review, NeurIPS 2021, arXiv:2103.06268.")
@@ -60,29 +67,40 @@ class _Matrix:
     contract_of: np.ndarray  # unit -> contract number
     present: np.ndarray  # contracts x categories, bool
     keyword_hit: np.ndarray  # contracts x categories, bool: a sentence matches the category's keyword search
+    unit_hit: np.ndarray  # units x categories, bool: the unit matches the category's keyword search
+    body_hit: np.ndarray  # contracts x categories, bool: a sentence that is not a heading matches it
 
 
 def _matrix(dataset: Dataset, ids: list[str] | None, buckets: int) -> tuple[_Matrix, list[str]]:
     import scipy.sparse as sp
 
-    units_all, labels_all, owner, present, hits, names = [], [], [], [], [], []
+    units_all, labels_all, owner, present, matches, names = [], [], [], [], [], []
     for n, contract in enumerate(dataset.contracts("train", ids)):
         units, spans = contract_units(contract)
         units_all.extend(units)
         labels_all.extend(unit_labels(spans, contract.gold, dataset.categories))
         owner.extend([n] * len(units))
         present.append([bool(contract.gold.get(c)) for c in dataset.categories])
-        hits.append([any(COMPILED[c].search(u.text) for u in units) for c in dataset.categories])
+        matches.append(keyword_matches(units))
         names.append(contract.id)
-    idx, offsets = hashed(units_all, buckets)
+    matched = np.concatenate(matches) if matches else np.zeros((0, len(KEYWORD_NAMES)), dtype=bool)
+    idx, offsets = hashed(units_all, buckets, matched)
     x = sp.csr_matrix((np.ones(len(idx), dtype=np.float32), idx, offsets), shape=(len(units_all), buckets))
     x.sum_duplicates()
     y = np.zeros((len(units_all), len(dataset.categories)), dtype=bool)
     for i, labels in enumerate(labels_all):
         y[i, labels] = True
-    shape = (-1, len(dataset.categories))
-    return _Matrix(x, y, np.asarray(owner), np.asarray(present, dtype=bool).reshape(shape),
-                   np.asarray(hits, dtype=bool).reshape(shape)), names
+    unit_hit = np.zeros((len(units_all), len(dataset.categories)), dtype=bool)
+    for k, name in enumerate(dataset.categories):
+        if name in KEYWORD_NAMES:
+            unit_hit[:, k] = matched[:, KEYWORD_NAMES.index(name)]
+    owner_arr = np.asarray(owner, dtype=np.int64)
+    hits = np.zeros((len(names), len(dataset.categories)), dtype=bool)
+    np.logical_or.at(hits, owner_arr, unit_hit)
+    body = np.zeros_like(hits)
+    np.logical_or.at(body, owner_arr, unit_hit & ~np.asarray([u.is_heading for u in units_all], dtype=bool)[:, None])
+    return _Matrix(x, y, owner_arr, np.asarray(present, dtype=bool).reshape(-1, len(dataset.categories)),
+                   hits, unit_hit, body), names
 
 
 def _keyword_presence(m: _Matrix, report: list[dict]) -> tuple[np.ndarray, np.ndarray]:
@@ -98,6 +116,43 @@ def _keyword_presence(m: _Matrix, report: list[dict]) -> tuple[np.ndarray, np.nd
         row["keyword_f1"] = round(f1, 1)
         use[k] = row["f1"] is not None and f1 > row["f1"]
     return use, probs
+
+
+def _keyword_confirms(m: _Matrix, by_keywords: np.ndarray) -> np.ndarray:
+    """Per category, the training frequency of the clause given a keyword hit outside the headings, where it
+    is at least :data:`KEYWORD_CONFIRMS` (else 0): such a hit makes the clause present. A heading is left
+    out: "Notices and Governing Law" over a notices clause is no governing-law clause."""
+    hit, t = m.body_hit, m.present
+    prob = ((hit & t).sum(axis=0) + 1) / (hit.sum(axis=0) + 2)
+    return np.where(~by_keywords & (prob >= KEYWORD_CONFIRMS), prob, 0.0).astype(np.float32)
+
+
+def _keyword_bonus(oof: np.ndarray, m: _Matrix, k: int = 5) -> np.ndarray:
+    """Per category, the logit bonus for a sentence matching its keyword search that ranks best out of fold.
+
+    Measured as the share of a contract's clause sentences in its top ``k`` (of
+    at most ``k``), averaged over the training contracts with the clause; a tie
+    keeps the smaller bonus. The model already weighs the keyword as a feature
+    among thousands; the bonus lets a lawyer's search lift a sentence where
+    that ranked the clause better (Change Of Control, the rare categories).
+    """
+    bonus = np.zeros(m.y.shape[1], dtype=np.float32)
+    order = np.argsort(m.contract_of, kind="stable")
+    bounds = np.searchsorted(m.contract_of[order], np.arange(m.present.shape[0] + 1))
+    for c in range(m.y.shape[1]):
+        best = -1.0
+        for b in KEYWORD_BONUSES:
+            shares = []
+            for n in np.flatnonzero(m.present[:, c]):
+                rows = order[bounds[n]: bounds[n + 1]]
+                positives = int(m.y[rows, c].sum())
+                if positives:
+                    top = np.argsort(-(oof[rows, c] + b * m.unit_hit[rows, c]), kind="stable")[:k]
+                    shares.append(m.y[rows[top], c].sum() / min(k, positives))
+            score = round(float(np.mean(shares)), 4) if shares else 0.0
+            if score > best:
+                best, bonus[c] = score, b
+    return bonus
 
 
 def _fit_column(x: object, y: np.ndarray, c: float) -> tuple[np.ndarray, float]:
@@ -190,19 +245,26 @@ def train(data: str | Path, out: str | Path, *, config: TrainConfig | None = Non
     calib, thresholds, report = _calibrate(_best_per_contract(oof, m.contract_of, len(names)), m.present,
                                              config.beta, config.recall_bias)
     by_keywords, keyword_probability = _keyword_presence(m, report)
+    confirms = _keyword_confirms(m, by_keywords)
+    bonus = _keyword_bonus(oof, m)
     weights, bias = _fit(m.x, m.y, config)
     q, scales = _quantise(weights)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(out / "clauses.npz", weights=q, scales=scales, bias=bias.astype(np.float32),
                         calibration=calib.astype(np.float32), threshold=thresholds.astype(np.float32),
-                        keyword_presence=by_keywords, keyword_probability=keyword_probability.astype(np.float32))
+                        keyword_presence=by_keywords, keyword_probability=keyword_probability.astype(np.float32),
+                        keyword_bonus=bonus, keyword_confirms=confirms)
     f1s = [r["f1"] for r in report if r["f1"] is not None]
     meta = {
-        "model": "hashed logistic regression over sentence units (words, bigrams, heading, caption, position, "
-                 "shapes, keyword matches); presence = Platt-calibrated best sentence, or the keyword search where "
-                 "it was better out of fold",
+        "model": "hashed logistic regression over sentence units (words, bigrams, heading, caption, "
+                 "title, position, shapes, keyword matches); presence = Platt-calibrated best sentence (lifted by a "
+                 "keyword hit where a hit was nearly always the clause), or the keyword search where it was better "
+                 "out of fold; ranking = logit + the category's out-of-fold keyword bonus",
         "presence_by_keywords": [c for c, use in zip(dataset.categories, by_keywords, strict=True) if use],
+        "presence_confirmed_by_keywords": {c: round(float(p), 3)
+                                           for c, p in zip(dataset.categories, confirms, strict=True) if p},
+        "keyword_bonus": {c: float(b) for c, b in zip(dataset.categories, bonus, strict=True) if b},
         "feature_version": FEATURE_VERSION,
         "buckets": buckets,
         "categories": dataset.categories,

@@ -78,8 +78,10 @@ def test_loading_is_cached_and_deterministic():
     assert analyse(CONTRACT, model=again).to_dict() == analyse(CONTRACT).to_dict()
 
 
-def _one_word_model(word: str, probability: float) -> ClauseModel:
-    """A one-category model whose only evidence is ``word``: a sentence with it scores ``probability``."""
+def _one_word_model(word: str, probability: float, *, category: str = "Widgets", threshold: float = 0.5,
+                    bonus: float = 0.0, confirms: float = 0.0) -> ClauseModel:
+    """A one-category model whose only evidence is ``word``: a sentence with it scores ``probability``;
+    ``bonus`` and ``confirms`` are the category's keyword ranking bonus and confirmation frequency."""
     import math
     import zlib
 
@@ -92,9 +94,40 @@ def _one_word_model(word: str, probability: float) -> ClauseModel:
     scale = (math.log(probability / (1 - probability)) - bias) / 127
     arrays = {"weights": weights, "scales": np.asarray([scale], dtype=np.float32),
               "bias": np.asarray([bias], dtype=np.float32), "calibration": np.asarray([[1.0, 0.0]]),
-              "threshold": np.asarray([0.5]), "keyword_presence": np.asarray([False]),
-              "keyword_probability": np.zeros((1, 2))}
-    return ClauseModel(arrays, {"categories": ["Widgets"], "buckets": buckets}, "test")
+              "threshold": np.asarray([threshold]), "keyword_presence": np.asarray([False]),
+              "keyword_probability": np.zeros((1, 2)), "keyword_bonus": np.asarray([bonus]),
+              "keyword_confirms": np.asarray([confirms])}
+    return ClauseModel(arrays, {"categories": [category], "buckets": buckets}, "test")
+
+
+def test_a_keyword_hit_outside_the_headings_confirms_a_clause():
+    from redline.clauses.document import units_of
+
+    model = _one_word_model("ruritania", 0.9, category="Governing Law", confirms=0.97)
+    clause = ["GOVERNING LAW", "This Agreement is governed by the laws of Ruritania."]
+    heading_only = ["1. Notices and Governing Law", "Notices shall be in writing."]
+    found = model.findings(model.score_units(units_of(clause), clause))["Governing Law"]
+    assert found.present and found.probability > 0.96  # the search lifts the model's own 0.9
+    found = model.findings(model.score_units(units_of(heading_only), heading_only))["Governing Law"]
+    assert not found.present and found.probability < 0.01  # a heading naming the clause is not the clause
+    unconfirmed = _one_word_model("ruritania", 0.9, category="Governing Law")
+    found = unconfirmed.findings(unconfirmed.score_units(units_of(clause), clause))["Governing Law"]
+    assert abs(found.probability - 0.9) < 1e-3
+
+
+def test_the_keyword_bonus_lifts_a_matching_sentence_in_ranking_and_routing():
+    from redline.clauses.document import units_of
+
+    # "widgets" is the model's only evidence (1%); the second paragraph matches Change Of Control's keyword search
+    texts = ["Widgets are delivered monthly.", "A merger of the Supplier is a notable event."]
+    plain = _one_word_model("widgets", 0.01, category="Change Of Control", threshold=0.005)
+    lifted = _one_word_model("widgets", 0.01, category="Change Of Control", threshold=0.005, bonus=10.0)
+    for model, order, routed in ((plain, [0, 1], [0]), (lifted, [1, 0], [1, 0])):
+        scores = model.score_units(units_of(texts), texts)
+        found = model.findings(scores)["Change Of Control"]
+        assert found.present and [p.paragraph for p in found.passages] == order
+        assert abs(found.probability - 0.01) < 1e-3  # the bonus ranks; it does not decide presence
+        assert [p for p, _ in model.routes(scores)["Change Of Control"]] == routed
 
 
 def test_routing_asks_more_of_a_long_paragraph():
