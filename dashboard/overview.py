@@ -19,7 +19,8 @@ from django.http import QueryDict
 
 from redline.models import AnalysisRun, KnownEntry, Suggestion
 
-SEVERITIES = ("critical", "major", "minor")
+from .queries import SEVERITY_ORDER as SEVERITIES
+
 OUTCOMES = ("pending", "accepted", "rejected", "modified", "missing", "none")
 VERDICTS = ("PASS", "WARN", "FAIL", "none")
 GROUPS = ("rule", "severity", "clause")
@@ -159,8 +160,7 @@ def run_overview(*, run: AnalysisRun) -> Overview:
         seen[r.rule] += 1
 
     def risk(r: _Row) -> Risk:
-        page = index_in_rule[r.pk] // PAGE_SIZE + 1
-        link = RunFilters(rule=r.rule).query(page=str(page)) + f"#s-{r.pk}"
+        link = _card_link(rule=r.rule, index=index_in_rule[r.pk], pk=r.pk)
         return Risk(r.pk, r.title or r.rule, r.rule, r.severity, r.comment or "", r.risk, link, counters["rule"][r.rule])
 
     worst: dict[str, _Row] = {}  # one per rule: five cards of the same rule would hide the next risk
@@ -169,6 +169,21 @@ def run_overview(*, run: AnalysisRun) -> Overview:
     overview.top_risks = [risk(r) for r in list(worst.values())[:TOP_RISKS]]
     overview.missing = [risk(r) for r in rows if r.source == "missing"]
     return overview
+
+
+def _card_link(*, rule: str, index: int, pk: int) -> str:
+    """The run page's query string that shows a card: its rule's list, the page it is on, scrolled to it."""
+    return RunFilters(rule=rule).query(page=str(index // PAGE_SIZE + 1)) + f"#s-{pk}"
+
+
+def card_link(*, suggestion: Suggestion) -> str:
+    """Where one suggestion's card is on its run page (``?rule=…&page=…#s-…``): with pages of 25, a bare
+    ``#s-<pk>`` would open page 1, which often does not hold the card."""
+    rank = _rank(suggestion.severity)
+    before = (Suggestion.objects.filter(run_id=suggestion.run_id, rule_key=suggestion.rule_key)
+              .annotate(rank=_SEVERITY_RANK)
+              .filter(Q(rank__lt=rank) | Q(rank=rank, position__lt=suggestion.position)).count())
+    return _card_link(rule=suggestion.rule_key, index=before, pk=suggestion.pk)
 
 
 def _allowed(name: str, overview: Overview) -> set[str]:

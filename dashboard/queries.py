@@ -13,6 +13,7 @@ from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, QuerySet
 from django.http import Http404
 
 from redline import selectors
+from redline.analysis.playbook import Severity
 from redline.errors import NotFound
 from redline.models import (
     AnalysisRun,
@@ -119,7 +120,7 @@ def documents_with_latest_run(*, workspace: Workspace, q: str = "") -> list[tupl
     return [(d, latest.get(d.pk)) for d in documents]
 
 
-SEVERITY_ORDER = ("critical", "major", "minor")
+SEVERITY_ORDER = tuple(Severity)  # most severe first: the order of every severity list and count
 
 
 def open_risk(runs: list[AnalysisRun]) -> dict[int, dict[str, int]]:

@@ -11,10 +11,9 @@ from django.contrib.auth.models import AbstractBaseUser
 
 from redline.models import AnalysisRun, Feedback, RunStatus, Suggestion
 
-from .queries import paragraph_texts
+from .queries import SEVERITY_ORDER, paragraph_texts
 
 TERMINAL = frozenset({RunStatus.DONE, RunStatus.ERROR, RunStatus.CANCELLED})
-SEVERITY_ORDER = {"critical": 0, "major": 1, "minor": 2}
 CONTEXT_CHARS = 240
 
 
@@ -108,7 +107,7 @@ def group_rows(rows: list[SuggestionRow], by: str, sections: dict[str, str] | No
     out: list[Group] = []
     for ident, members in groupby(rows, key=key):
         members = tuple(members)
-        severity = min((r.suggestion.severity for r in members), key=lambda v: SEVERITY_ORDER.get(v, 9))
+        severity = min((r.suggestion.severity for r in members), key=lambda v: SEVERITY_ORDER.index(v) if v in SEVERITY_ORDER else 9)
         if by == "severity":
             heading = ident.capitalize()
         elif by == "clause":

@@ -230,7 +230,8 @@ def suggestion_feedback(request: DashboardRequest, suggestion_id: int) -> HttpRe
     A thumbs-down offers an optional follow-up reason; skipping it is fine, the vote stands.
     """
     suggestion = queries.suggestion_get(workspace=request.membership.workspace, suggestion_id=suggestion_id)
-    run_url = reverse("dashboard:run_detail", kwargs={"run_id": suggestion.run_id}) + f"#s-{suggestion.pk}"
+    run_url = reverse("dashboard:run_detail", kwargs={"run_id": suggestion.run_id}) + overview.card_link(
+        suggestion=suggestion)
     ask_reason = False
     error = ""
     if request.method == "POST":

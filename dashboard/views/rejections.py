@@ -6,7 +6,7 @@ from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.views.decorators.http import require_GET
 
-from .. import queries
+from .. import overview, queries
 from ..context import DashboardRequest, member_required
 from ..http import render_page
 
@@ -26,4 +26,7 @@ def rejection_list(request: DashboardRequest) -> HttpResponse:
 @require_GET
 def rejection_detail(request: DashboardRequest, rejection_id: int) -> HttpResponse:
     rejection = queries.rejection_get(workspace=request.membership.workspace, rejection_id=rejection_id)
-    return render_page(request, "dashboard/rejection.html", {"rejection": rejection, "section": "analytics"})
+    suggestion = rejection.entry.suggestion
+    card = overview.card_link(suggestion=suggestion) if suggestion is not None else ""
+    return render_page(request, "dashboard/rejection.html", {"rejection": rejection, "card": card,
+                                                              "section": "analytics"})

@@ -10,6 +10,7 @@ import { applyToParagraph } from "./apply.js";
 import * as auth from "./auth.js";
 import { ClauseSection } from "./clausepane.js";
 import { describeError, ReviewFailed } from "./errors.js";
+import { FeedbackQueue } from "./feedback.js";
 import { FollowUp } from "./followup.js";
 import { Outbox } from "./outbox.js";
 import { showOverview } from "./overview.js";
@@ -248,9 +249,13 @@ async function locate(s) {
 /** Apply suggestions of one paragraph, composed with those already applied there; how many went in. */
 async function applyGroup(anchor, add) {
   for (const s of add) note(s, "Applying…");
-  const outcome = await applyToParagraph({
-    api, runId: state.runId, anchor, add, records: state.records, anchors: state.anchors,
-  });
+  let outcome;
+  try {
+    outcome = await applyToParagraph({ api, runId: state.runId, anchor, add, records: state.records, anchors: state.anchors });
+  } catch (error) {
+    for (const s of add) state.notes.delete(s.id); // the alert says what failed; no card stays "Applying…"
+    throw error;
+  }
   for (const { suggestion, reason } of outcome.skipped) note(suggestion, reason, "warn");
   for (const s of outcome.applied) {
     state.applied.add(s.pk);
@@ -302,29 +307,20 @@ async function applyAll(inScope = () => true) {
 
 // -- feedback -------------------------------------------------------------------------
 
-const feedbackSent = new Map(); // pk -> the last feedback request: a changed vote is sent after the one it replaces
-
-function sendFeedback(s, body) {
-  const previous = feedbackSent.get(s.pk) || Promise.resolve();
-  const sent = previous
-    .then(() => api.post(`/suggestions/${s.pk}/feedback`, body))
-    .catch((error) => console.warn("feedback not sent", error));
-  feedbackSent.set(s.pk, sent);
-  return sent;
-}
+const feedback = new FeedbackQueue(api);
 
 function vote(s, up, button) {
   const choice = up ? "up" : "down";
   if (state.votes.get(s.pk) === choice) return; // pressing the current vote again changes nothing
   state.votes.set(s.pk, choice);
   paint(s);
-  sendFeedback(s, { thumbs_up: up }); // fire and forget: nothing waits for it
+  feedback.send(s.pk, { thumbs_up: up }); // fire and forget: nothing waits for it
   if (!up) {
     followUp.open(
       state.cards.get(s.id),
       ({ reason, comment }) => {
         if (reason || comment) {
-          sendFeedback(s, { thumbs_up: false, follow_up_reason: reason, additional_comments: comment });
+          feedback.send(s.pk, { thumbs_up: false, follow_up_reason: reason, additional_comments: comment });
         }
       },
       button,

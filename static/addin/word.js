@@ -96,12 +96,27 @@ export function selectAnchor(anchor) {
   });
 }
 
-/** The anchored paragraph and `before`/`after` of its neighbours, in document order (queued, not loaded). */
-function spanAround(paragraph, { before, after }) {
+/**
+ * The anchored paragraph and `before`/`after` of its neighbours, in document order, loaded;
+ * null when one of them is not there. One step at a time: a neighbour is asked of a
+ * paragraph known to exist (asking it of a null object may fail the batch in Word).
+ */
+async function spanAround(context, paragraph, { before, after }) {
+  paragraph.load("text");
   const span = [paragraph];
-  for (let p = paragraph, i = 0; i < before; i++) span.unshift((p = p.getPreviousOrNullObject()));
-  for (let p = paragraph, i = 0; i < after; i++) span.push((p = p.getNextOrNullObject()));
-  for (const p of span) p.load("text,isNullObject");
+  for (const [count, step, add] of [
+    [before, (p) => p.getPreviousOrNullObject(), (p) => span.unshift(p)],
+    [after, (p) => p.getNextOrNullObject(), (p) => span.push(p)],
+  ]) {
+    for (let p = paragraph, i = 0; i < count; i++) {
+      p = step(p);
+      p.load("text,isNullObject");
+      await context.sync();
+      if (p.isNullObject) return null;
+      add(p);
+    }
+  }
+  await context.sync();
   return span;
 }
 
@@ -128,9 +143,8 @@ export function applyPatch({ anchor, patch, span, next }) {
     if (range.isNullObject) {
       return { ok: false, message: "This paragraph is no longer in the document. Nothing was changed." };
     }
-    const current = spanAround(range.paragraphs.getFirst(), span);
-    await context.sync();
-    if (current.some((p) => p.isNullObject)) {
+    const current = await spanAround(context, range.paragraphs.getFirst(), span);
+    if (!current) {
       return { ok: false, message: "A clause applied here earlier was removed from the document. Nothing was changed; review again." };
     }
     for (const [i, p] of current.entries()) {
@@ -139,7 +153,7 @@ export function applyPatch({ anchor, patch, span, next }) {
     }
     const target = current.length === 1
       ? current[0].getRange("Content")
-      : current[0].getRange("Content").expandTo(current.at(-1).getRange("Content"));
+      : current[0].getRange("Content").expandTo(current[current.length - 1].getRange("Content"));
     const mode = document.changeTrackingMode;
     document.changeTrackingMode = Word.ChangeTrackingMode.off;
     target.insertOoxml(patch, Word.InsertLocation.replace);
@@ -151,12 +165,18 @@ export function applyPatch({ anchor, patch, span, next }) {
       await context.sync();
       throw error;
     }
-    const after = document.getBookmarkRangeOrNullObject(anchor);
-    after.load("isNullObject");
-    await context.sync();
-    if (after.isNullObject) return { ok: true, texts: [] }; // Word dropped the bookmark: the next apply says so
-    const written = spanAround(after.paragraphs.getFirst(), next);
-    await context.sync();
-    return { ok: true, texts: written.map((p) => (p.isNullObject ? "" : p.text)) };
+    // The patch is in: whatever the read-back meets, report it applied (the next apply's drift check
+    // refuses a paragraph whose texts could not be read, rather than this one being reported as failed).
+    try {
+      const after = document.getBookmarkRangeOrNullObject(anchor);
+      after.load("isNullObject");
+      await context.sync();
+      if (after.isNullObject) return { ok: true, texts: [] }; // Word dropped the bookmark: the next apply says so
+      const written = await spanAround(context, after.paragraphs.getFirst(), next);
+      return { ok: true, texts: written ? written.map((p) => p.text) : [] };
+    } catch (error) {
+      console.warn("applied; the paragraph could not be read back", error);
+      return { ok: true, texts: [] };
+    }
   });
 }

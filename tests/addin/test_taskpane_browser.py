@@ -288,6 +288,7 @@ def test_errors_are_plain_words_with_retry_and_nothing_is_half_applied(alice, op
     assert pane.double("log.trackingModes") == ["TrackAll", "Off", "TrackAll"]
     assert pane.double("log.inserts") == [] and not KnownEntry.objects.exists()
     expect(payment.locator(".apply")).to_have_text("Apply")
+    expect(payment.locator(".state")).not_to_have_text("Applying…")  # the alert says it; the card is not stuck
     page.click("#retry")
     expect(payment.locator(".state")).to_have_text("Applied as a tracked change.")
     wait_for(lambda: KnownEntry.objects.count() == 1)

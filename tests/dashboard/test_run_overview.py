@@ -194,3 +194,16 @@ def test_the_partial_costs_the_same_queries_for_7_or_67_suggestions(alice):
             assert client.get(f"/runs/{run.pk}/", {"severity": "major"}, **HTMX).status_code == 200
         used.append(len(queries))
     assert used[0] == used[1], used
+
+
+def test_a_link_to_a_card_opens_the_page_that_holds_it(alice):
+    """Feedback without JavaScript returns to the card, and so does a card link: with pages of 25 a bare
+    ``#s-<pk>`` would open page 1, which does not hold a card further down its rule's list."""
+    plan = [("payment-terms", "payment_terms", "major", "comment", "pay", None, "PASS", "threshold", 50)] * 60
+    run = make_run(alice, [PLAN[1], *plan, PLAN[0]])
+    client = login("alice")
+    for s in run.suggestions.order_by("position")[::7]:
+        after_vote = client.post(f"/suggestions/{s.pk}/feedback/", {"vote": "up"})
+        assert after_vote.status_code == 302
+        url, _, fragment = after_vote["Location"].partition("#")
+        assert fragment == f"s-{s.pk}" and str(s.pk) in cards(client.get(url).content.decode())
