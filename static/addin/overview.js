@@ -40,6 +40,11 @@ export function overviewCounts(suggestions) {
   return { total: suggestions.length, counts };
 }
 
+/** True when the suggestion passes the filters chosen in the pane now (what Apply all may apply). */
+export function shown(s) {
+  return matches(s, chosen);
+}
+
 /** True when the suggestion passes every chosen filter ("" means any). */
 export function matches(s, filters) {
   return FILTERS.every((name) => !filters[name] || valueOf(s, name) === filters[name]);

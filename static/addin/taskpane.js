@@ -13,7 +13,7 @@ import { describeError, ReviewFailed } from "./errors.js";
 import { FeedbackQueue } from "./feedback.js";
 import { FollowUp } from "./followup.js";
 import { Outbox } from "./outbox.js";
-import { showOverview } from "./overview.js";
+import { showOverview, shown } from "./overview.js";
 import { blockedReason, inScope, planApply } from "./patches.js";
 import { progressView } from "./progress.js";
 import { paintCard, renderResults } from "./render.js";
@@ -293,7 +293,7 @@ async function applySingle(s) {
 
 /** Apply every applicable suggestion in scope (the run, a severity, a clause): one composed patch per paragraph. */
 async function applyAll(inScope = () => true) {
-  const plan = planApply(state.suggestions.filter(inScope), state);
+  const plan = planApply(state.suggestions.filter((s) => inScope(s) && shown(s)), state); // hidden cards stay
   for (const { suggestion, reason } of plan.skip) note(suggestion, reason, "warn");
   const total = plan.groups.reduce((n, g) => n + g.add.length, plan.skip.length);
   let applied = 0;

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import pytest
 from playwright.sync_api import expect
 
-from redline.models import AnalysisRun
+from redline.models import AnalysisRun, KnownEntry
 from redline.services.playbooks import playbook_default_install
 from tests.addin.test_taskpane_browser import SEED, review, sign_in
+from tests.support.waiting import wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -58,3 +60,11 @@ def test_overview_counts_the_run_and_its_filters_narrow_the_cards(alice, open_pa
     expect(page.locator(".result:visible")).to_have_count(len(suggestions))
     expect(page.get_by_label("Severity", exact=True)).to_be_focused()
     expect(overview.get_by_role("button", name="Clear filters")).to_be_hidden()
+
+    # Apply all applies what the filters show, not the cards they hide.
+    page.get_by_label("Severity", exact=True).select_option(severity)
+    page.click("#apply-all")
+    expect(page.locator("#summary")).to_have_text(re.compile("^Applied "))  # written after the report is sent
+    assert wait_for(KnownEntry.objects.exists)
+    applied = set(KnownEntry.objects.values_list("suggestion__severity", flat=True))
+    assert applied == {severity}, applied
