@@ -5,8 +5,12 @@ for one sentence costs its whole length for every rule that selects it. So a
 model provider is given, of a paragraph longer than :data:`WHOLE_UP_TO`, only
 the sentence units (the clause engine's, ``redline/clauses/units.py``) that
 the engine rates for the rule's CUAD kinds at :data:`SENTENCE_FLOOR` ×
-√(sentence length) or more, or that hold one of the rule's keywords or red
-flags; "[…]" marks what is left out. The prompt says the text is an excerpt,
+√(sentence length) or more, that hold one of the rule's keywords or red
+flags, or that the keyword classifier reads as the rule's category (what
+routes the part of a category CUAD does not label, such as payment terms
+besides revenue sharing); "[…]" marks what is left out. A paragraph none of
+whose sentences qualifies (routed by its heading, or by wording spread over
+sentences) is given whole. The prompt says the text is an excerpt,
 so the model neither quotes across a gap nor rewrites or deletes a paragraph
 it has seen only part of (the pipeline drops such findings), and every quote
 is still grounded against the whole paragraph. Short paragraphs, rules the
@@ -22,12 +26,13 @@ from dataclasses import dataclass
 
 from redline.clauses import PLAYBOOK_TO_CUAD
 
+from .categories import classify_text
 from .document import Document
 from .playbook import Rule
 from .prefilter import Matcher
 
-# Paragraphs of at most this many characters are given whole (measured on dev: 95.0% context recall at
-# 4.59 M characters; 500 gives 94.8% at 4.50 M, 800 94.8% at 4.68 M).
+# Paragraphs of at most this many characters are given whole (measured on dev with SENTENCE_FLOOR: 95.0%
+# context recall at 4.81 M characters; 500 gives 94.8% at 4.74 M, 800 95.0% at 4.99 M).
 WHOLE_UP_TO = 600
 # A sentence is kept at this × √(its length) or more for one of the rule's CUAD kinds (0.045% for a
 # 500-character sentence): like ROUTE_FLOOR, a longer sentence must be likelier to hold the clause.
@@ -57,9 +62,7 @@ class Excerpt:
 def excerpt_of(doc: Document, rule: Rule, i: int, matchers: tuple[Matcher | None, list[Matcher]]) -> Excerpt | None:
     """Paragraph *i* cut down for ``rule``, or None when the rule is given the whole paragraph.
 
-    ``matchers`` is :func:`redline.analysis.selection.rule_matchers` for the rule and document. A paragraph
-    none of whose sentences qualifies (selected by its heading or the keyword classifier) keeps the
-    sentence the engine rates best.
+    ``matchers`` is :func:`redline.analysis.selection.rule_matchers` for the rule and document.
     """
     text = doc.clauses[i].text
     if len(text) <= WHOLE_UP_TO or rule.category.value not in PLAYBOOK_TO_CUAD:
@@ -74,10 +77,9 @@ def excerpt_of(doc: Document, rule: Rule, i: int, matchers: tuple[Matcher | None
         lower = piece.lower()
         keep.append(prob >= SENTENCE_FLOOR * math.sqrt(max(end - start, 50))
                     or (keywords is not None and keywords.search(piece, lower) is not None)
-                    or any(m.search(piece, lower) for m in flags))
-    if not any(keep):
-        keep[max(range(len(units)), key=lambda n: units[n][2])] = True
-    if all(keep):
+                    or any(m.search(piece, lower) for m in flags)
+                    or rule.category in classify_text(piece))
+    if not any(keep) or all(keep):
         return None
     spans: list[tuple[int, int]] = []
     for n, (start, end, _) in enumerate(units):

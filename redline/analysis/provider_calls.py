@@ -5,7 +5,9 @@ findings into suggestions; this module is everything between a rule's plan
 and its grounded findings: which (rule, paragraph) pairs the result cache
 already answers, how the rest is grouped into requests within the provider's
 size budget, and how a response is checked against the paragraph text (a
-quote that is not there is a hallucination and is dropped, counted).
+quote that is not there is a hallucination and is dropped, counted). A
+provider that takes excerpts is shown a rule's excerpt of a long paragraph
+(:mod:`.excerpts`) and its findings are still grounded in the whole paragraph.
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ from .model import ClauseModel, Finding, Passage, default_model
 CONFIDENT_ABSENCE = 0.15
 
 __all__ = ["COMPLETE", "CONFIDENT_ABSENCE", "PLAYBOOK_TO_CUAD", "ClauseModel",
-           "ClauseReport", "Finding", "Passage", "analyse", "default_model"]
+           "ClauseReport", "Finding", "Passage", "SentenceScores", "analyse", "default_model"]
 
 
 class ParagraphLike(Protocol):

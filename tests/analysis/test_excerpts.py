@@ -8,7 +8,9 @@ tests/analysis/test_openai_provider.py.
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 
+import numpy as np
 import pytest
 
 from redline.analysis.cache import MemoryCache
@@ -20,6 +22,7 @@ from redline.analysis.providers.base import ProviderResponse, RawFinding, RuleRe
 from redline.analysis.providers.offline import OfflineProvider
 from redline.analysis.selection import rule_matchers
 from redline.analysis.suggestions import Kind
+from redline.clauses import SentenceScores
 from redline.clauses.units import sentence_spans
 
 from .conftest import CountingProvider, make_clauses
@@ -81,6 +84,22 @@ def test_adjacent_kept_sentences_read_as_one_passage(playbook):
     spans = excerpt.spans
     assert all(text[b:a].strip() for (_, b), (a, _) in itertools.pairwise(spans))  # a gap is always text left out
     assert excerpt.text.count(GAP) == len(spans) - 1 + (spans[0][0] > 0) + (spans[-1][1] < len(text))
+
+
+def without_the_engine(doc):
+    """``doc`` as if the engine rated no sentence for anything: only wording can keep a sentence."""
+    units = [(p, s.start, s.end) for p, c in enumerate(doc.clauses) for s in sentence_spans(c.text)]
+    silent = SentenceScores(units, np.zeros((len(units), 1)), ["Revenue/Profit Sharing"])
+    return replace(doc, found=replace(doc.found, sentences=silent))
+
+
+def test_the_rules_keywords_keep_their_sentences_and_a_paragraph_with_none_is_given_whole(playbook):
+    doc = without_the_engine(build_document(clauses()))
+    payment = playbook.rule("payment-terms")  # keywords: invoice, payment, payable
+    excerpt = excerpt_of(doc, payment, 1, rule_matchers(doc, payment))
+    assert excerpt is not None and [LONG[a:b] for a, b in excerpt.spans] == [PAYMENT, LATE]
+    law = playbook.rule("governing-law")  # routed by its heading, say: nothing to cut it by, so all of it
+    assert excerpt_of(doc, law, 1, rule_matchers(doc, law)) is None
 
 
 def test_short_paragraphs_and_rules_the_engine_does_not_cover_are_given_whole(playbook):
