@@ -42,6 +42,7 @@ from .checks import reciprocal_parties
 from .clauses import Clause
 from .dependencies import related_items
 from .document import Document, build_document
+from .excerpts import Excerpt, excerpt_of
 from .grounding import occurrence_of
 from .placement import place_missing, stagger
 from .playbook import Playbook, Rule, Severity
@@ -51,7 +52,7 @@ from .providers.base import PreferenceUpdate, Provider, ProviderError, ProviderR
 from .rejections import Rejection, rejection_filter
 from .review_report import ClauseReport, ReviewStats
 from .risk import RiskFactor, RiskScore, score_clause
-from .selection import rule_present, select_clauses
+from .selection import rule_matchers, rule_present, select_clauses
 from .suggestions import Kind, Suggestion, edited_text, ops_document, suggestion_id
 from .validator import (
     VALIDATION_RISK_THRESHOLD,
@@ -224,11 +225,17 @@ class _Review:
             self.provider.identity, rule.fingerprint, self.preferences_version, ",".join(doc.parties),
             repr(sorted((k, sorted(v)) for k, v in reciprocal.items())),
         )
-        keys = {i: "res:" + _hash(prefix, self._clause_key(i)) for i in selected}
+        excerpts: dict[int, Excerpt] = {}
+        if getattr(self.provider, "excerpts", False):  # a model is shown the rule's sentences of a long paragraph
+            matchers = rule_matchers(doc, rule)
+            excerpts = {i: e for i in selected if (e := excerpt_of(doc, rule, i, matchers)) is not None}
+        keys = {i: "res:" + _hash(prefix, self._clause_key(i), *(f"{a}:{b}" for a, b in excerpts[i].spans))
+                if i in excerpts else "res:" + _hash(prefix, self._clause_key(i)) for i in selected}
         missing_key = "res:" + _hash(prefix, "missing", self._clause_key(missing_at, related=False)) \
             if missing_at is not None else None
         self.stats.selected += len(selected)
-        return RulePlan(rule, selected, missing_at, reciprocal, keys, missing_key, placement=placement)
+        return RulePlan(rule, selected, missing_at, reciprocal, keys, missing_key, placement=placement,
+                        excerpts=excerpts)
 
     def _clause_key(self, i: int, *, related: bool = True) -> str:
         """Clause *i* as the provider sees it: text, heading path, number and (``related``) the

@@ -102,11 +102,14 @@ def rule_prompt(rule: Rule, paragraphs: str, *, missing_after: int | None = None
     return text
 
 
-def number_paragraphs(items: Sequence[tuple[int, str, str, str | None]]) -> str:
-    """Render (number, text, section, list label) as "[n] (section · number)" blocks."""
+def number_paragraphs(items: Sequence[tuple[int, str, str, str | None]], *, excerpts: frozenset[int] = frozenset()) -> str:
+    """Render (number, text, section, list label) as "[n] (section · number)" blocks; the numbers in
+    ``excerpts`` are marked as excerpts (only the sentences concerning the rule, "[…]" for the rest)."""
     blocks = []
     for number, text, section, label in items:
-        where = " · ".join(x for x in (f"in: {section}" if section else "", f"numbered {label}" if label else "") if x)
+        marks = (f"in: {section}" if section else "", f"numbered {label}" if label else "",
+                 "excerpt: […] marks text left out" if number in excerpts else "")
+        where = " · ".join(x for x in marks if x)
         blocks.append(f"[{number}]" + (f" ({where})" if where else "") + f"\n{text}")
     return "\n\n".join(blocks)
 

@@ -5,7 +5,9 @@ findings into suggestions; this module is everything between a rule's plan
 and its grounded findings: which (rule, paragraph) pairs the result cache
 already answers, how the rest is grouped into requests within the provider's
 size budget, and how a response is checked against the paragraph text (a
-quote that is not there is a hallucination and is dropped, counted).
+quote that is not there is a hallucination and is dropped, counted). A
+provider that takes excerpts is shown a rule's excerpt of a long paragraph
+(:mod:`.excerpts`) and its findings are still grounded in the whole paragraph.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 
 from .cache import Cache
 from .document import Document
+from .excerpts import Excerpt
 from .grounding import locate, widen_to_unique
 from .placement import Placement
 from .playbook import Rule, Severity
@@ -27,6 +30,7 @@ from .suggestions import Kind
 
 _KINDS = {k.value for k in Kind}
 _NEEDS_TEXT = {Kind.REPLACE, Kind.REWRITE, Kind.INSERT}
+_WHOLE = {Kind.REWRITE, Kind.DELETE}  # act on the whole paragraph: never from an excerpt
 
 
 @dataclass(slots=True)
@@ -43,6 +47,7 @@ class RulePlan:
     missing: list[dict[str, Any]] | None = None
     pending: int = 0
     placement: Placement | None = None  # where the missing clause goes and its number (missing_at is its anchor)
+    excerpts: dict[int, Excerpt] = field(default_factory=dict)  # clause → what the provider is shown of it
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,12 +107,14 @@ class ProviderCalls:
         size = 0
         shown: set[str] = set()
         for i in asked:
-            if not groups or (limit is not None and size + self._cost(i, shown) > limit and groups[-1]):
+            cost = self._cost(plan, i, shown)
+            if not groups or (limit is not None and size + cost > limit and groups[-1]):
                 groups.append([])
                 size = 0
                 shown = set()
+                cost = self._cost(plan, i, shown)
             groups[-1].append(i)
-            size += self._cost(i, shown)
+            size += cost
             shown.update(r.key for r in self.related(i))
         if want_missing and not groups:
             groups.append([])
@@ -121,15 +128,22 @@ class ProviderCalls:
             out.append(Job(plan, request, indices, len(group), with_missing))
         return out
 
-    def _cost(self, i: int, shown: set[str]) -> int:
-        """Characters clause *i* adds to a request that already shows the related context ``shown``."""
-        return len(self.doc.clauses[i].text) + sum(len(r.text) for r in self.related(i) if r.key not in shown)
+    def _cost(self, plan: RulePlan, i: int, shown: set[str]) -> int:
+        """Characters clause *i* (or its excerpt) adds to a request that already shows the related context
+        ``shown``."""
+        return len(self._shown(plan, i)) + sum(len(r.text) for r in self.related(i) if r.key not in shown)
+
+    def _shown(self, plan: RulePlan, i: int) -> str:
+        """What the provider is shown of clause *i* for the plan's rule: its excerpt or its text."""
+        excerpt = plan.excerpts.get(i)
+        return excerpt.text if excerpt is not None else self.doc.clauses[i].text
 
     def _request(self, plan: RulePlan, indices: list[int], asked: int, with_missing: bool) -> RuleRequest:
         items = tuple(
-            Item(n, self.doc.clauses[i].text, self.doc.context(i), self.doc.clauses[i].list_label,
-                 self.related(i) if n <= asked else ())  # the insertion point is shown, not judged
-            for n, i in enumerate(indices, 1)
+            Item(n, self._shown(plan, i), self.doc.context(i), self.doc.clauses[i].list_label,
+                 self.related(i), excerpt=i in plan.excerpts) if n <= asked
+            else Item(n, self.doc.clauses[i].text, self.doc.context(i), self.doc.clauses[i].list_label)
+            for n, i in enumerate(indices, 1)  # the insertion point is shown whole, not judged
         )
         return RuleRequest(
             rule=plan.rule,
@@ -156,7 +170,8 @@ class ProviderCalls:
                 self.stats.hallucination_drops += 1
                 continue
             i = indices[finding.paragraph - 1]
-            grounded = self._ground(finding, self.doc.clauses[i].text)
+            excerpt = plan.excerpts.get(i) if i in asked else None
+            grounded = self._ground(finding, self.doc.clauses[i].text, excerpt)
             if grounded is None:
                 continue
             if with_missing and i == plan.missing_at and (grounded["source"] == "missing" or grounded["kind"] == "insert"):
@@ -176,12 +191,18 @@ class ProviderCalls:
                 items[plan.missing_key] = missing
             self.cache.set_many(items)
 
-    def _ground(self, finding: RawFinding, text: str) -> dict[str, Any] | None:
-        """A provider finding as an exact, placeable edit, or None (counted) when it is not one."""
+    def _ground(self, finding: RawFinding, text: str, excerpt: Excerpt | None = None) -> dict[str, Any] | None:
+        """A provider finding as an exact, placeable edit, or None (counted) when it is not one.
+
+        A finding on an ``excerpt`` is grounded against the whole paragraph (preferring the copy of its
+        quote the excerpt shows); rewriting or deleting a paragraph seen only in part is invalid."""
         if finding.kind not in _KINDS:
             self.stats.invalid_drops += 1
             return None
         kind = Kind(finding.kind)
+        if excerpt is not None and kind in _WHOLE:
+            self.stats.invalid_drops += 1
+            return None
         new_text = finding.new_text.strip()
         if kind in _NEEDS_TEXT and not new_text:
             self.stats.invalid_drops += 1
@@ -190,7 +211,7 @@ class ProviderCalls:
         if not quote.strip() and kind in (Kind.INSERT, Kind.REWRITE, Kind.DELETE):
             quote, span = text, (0, len(text))  # the whole paragraph is what these act on
         else:
-            span = finding.span
+            span = finding.span or (excerpt.hint(text, quote) if excerpt is not None else None)
         located = locate(quote, text, span)
         if located is None:
             self.stats.hallucination_drops += 1

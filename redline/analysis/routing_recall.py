@@ -5,7 +5,10 @@ a clause the routing misses is a clause no model ever reads. This measures,
 for every rule of a playbook whose category the clause engine covers, the
 share of the gold spans of its CUAD categories that lie in the paragraphs the
 rule is given, and the characters it is given, with the engine's routing and
-with the keyword routing alone (the review before the engine).
+with the keyword routing alone (the review before the engine), both with whole
+paragraphs, and with the engine's routing as a model is given it: a rule's
+excerpt of a long paragraph (:mod:`.excerpts`), where a gold span counts when
+it overlaps a sentence the excerpt keeps.
 """
 
 from __future__ import annotations
@@ -20,9 +23,10 @@ from redline.clauses import PLAYBOOK_TO_CUAD
 
 from .clauses import clauses_from_paragraphs
 from .document import Document, build_document
-from .playbook import Playbook
+from .excerpts import excerpt_of
+from .playbook import Playbook, Rule
 from .playbook_io import default_playbook
-from .selection import select_clauses
+from .selection import rule_matchers, select_clauses
 
 
 @dataclass
@@ -40,7 +44,8 @@ class Tally:
 
 def measure(data: str | Path, *, playbook: Playbook | None = None,
             ids: list[str] | None = None) -> dict[str, dict[str, Tally]]:
-    """``{rule key: {"engine": Tally, "keywords": Tally}}`` over the dev contracts (or ``ids``)."""
+    """``{rule key: {"engine": Tally, "keywords": Tally, "excerpts": Tally}}`` over the dev contracts
+    (or ``ids``)."""
     from redline.ooxml.paragraphs import read_document
 
     data = Path(data)
@@ -48,7 +53,8 @@ def measure(data: str | Path, *, playbook: Playbook | None = None,
     rules = [r for r in playbook.rules if r.category.value in PLAYBOOK_TO_CUAD]
     gold = _gold(data)
     dev = json.loads((data / "splits.json").read_text())["dev"]
-    out = {r.key: {"engine": Tally(), "keywords": Tally()} for r in rules}
+    out = {r.key: {"engine": Tally(), "keywords": Tally(), "excerpts": Tally()} for r in rules}
+    texts = _texts(data, set(dev) if ids is None else set(ids))
     for cid in dev:
         if ids is not None and cid not in ids:
             continue
@@ -57,21 +63,34 @@ def measure(data: str | Path, *, playbook: Playbook | None = None,
         clauses = clauses_from_paragraphs(result.paragraphs)
         index_of = {p.anchor: p.index for p in result.paragraphs if p.anchor}
         ranges = [tuple(paragraph_map[index_of[c.anchor]][:2]) for c in clauses]
+        offsets = [_offsets(c.text, texts[cid], a, b) for c, (a, b) in zip(clauses, ranges, strict=True)]
         doc = build_document(clauses)
         plain = replace(doc, found=replace(doc.found, routes={}))
         for rule in rules:
             spans = [s for cat in PLAYBOOK_TO_CUAD[rule.category.value] for s in gold.get((cid, cat), [])]
             for name, view in (("engine", doc), ("keywords", plain)):
                 _tally(out[rule.key][name], view, rule, spans, ranges)
+            _tally(out[rule.key]["excerpts"], doc, rule, spans, ranges, offsets)
     return out
 
 
-def _tally(tally: Tally, doc: Document, rule: object, spans: list[list[tuple[int, int]]],
-           ranges: list[tuple[int, int]]) -> None:
+def _tally(tally: Tally, doc: Document, rule: Rule, spans: list[list[tuple[int, int]]],
+           ranges: list[tuple[int, int]], offsets: list[list[int]] | None = None) -> None:
+    """Add one contract and rule; with ``offsets`` (each paragraph character's offset in the contract's
+    text) a long paragraph counts as the rule's excerpt of it."""
     selected = select_clauses(doc, rule)
-    chosen = sorted(ranges[i] for i in selected)
+    chosen: list[tuple[int, int]] = []
+    matchers = rule_matchers(doc, rule) if offsets is not None else (None, [])
+    for i in selected:
+        excerpt = excerpt_of(doc, rule, i, matchers) if offsets is not None else None
+        if excerpt is None:
+            chosen.append(ranges[i])
+            tally.chars += len(doc.clauses[i].text)
+            continue
+        chosen.extend((offsets[i][a], offsets[i][b - 1] + 1) for a, b in excerpt.spans)
+        tally.chars += len(excerpt.text)
+    chosen.sort()
     starts = [a for a, _ in chosen]
-    tally.chars += sum(len(doc.clauses[i].text) for i in selected)
     for copies in spans:
         tally.total += 1
         tally.found += any(_overlaps(chosen, starts, a, b) for a, b in copies)
@@ -84,6 +103,29 @@ def _overlaps(chosen: list[tuple[int, int]], starts: list[int], a: int, b: int) 
             return True
         i += 1
     return False
+
+
+def _offsets(paragraph: str, contract: str, start: int, end: int) -> list[int]:
+    """The contract offset of each character of ``paragraph``, the ``.docx`` text of ``contract[start:end]``
+    (runs of white space were collapsed and page furniture left out, so the other characters are matched in
+    order; a white space takes the offset of the next character)."""
+    out = []
+    j = start
+    for ch in paragraph:
+        if ch.isspace():
+            out.append(j)
+            continue
+        while j < end and contract[j] != ch:
+            j += 1
+        out.append(min(j, end - 1))
+        j = min(j + 1, end)
+    return out
+
+
+def _texts(data: Path, ids: set[str]) -> dict[str, str]:
+    """The CUAD texts of the contracts ``ids`` (what the gold offsets index)."""
+    with gzip.open(data / "contracts.jsonl.gz", "rt", encoding="utf-8") as fh:
+        return {row["id"]: row["text"] for row in map(json.loads, fh) if row["id"] in ids}
 
 
 def _gold(data: Path) -> dict[tuple[str, str], list[list[tuple[int, int]]]]:

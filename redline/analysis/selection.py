@@ -38,6 +38,18 @@ def _keywords(keywords: tuple[str, ...]) -> Matcher | None:
     return matcher(re.compile(r"\b(?:" + alternation + r")", re.IGNORECASE))
 
 
+def rule_matchers(doc: Document, rule: Rule) -> tuple[Matcher | None, list[Matcher]]:
+    """The rule's keyword matcher (None: no keyword occurs in the document) and its red flags that can
+    match somewhere in it, with the document's party names."""
+    keywords = _keywords(rule.keywords)
+    everything = doc.lowered_all
+    alternation = party_pattern(doc.parties)
+    flags = [m for f in rule.red_flags if (m := matcher(flag_regex(f, alternation))).possible(everything)]
+    if keywords is not None and not keywords.possible(everything):
+        keywords = None
+    return keywords, flags
+
+
 def select_clauses(doc: Document, rule: Rule) -> list[int]:
     """Indices of the clauses ``rule`` applies to, in document order.
 
@@ -52,12 +64,7 @@ def select_clauses(doc: Document, rule: Rule) -> list[int]:
     """
     covered = rule.category.value in COMPLETE
     routed = doc.found.routed(rule.category.value)
-    keywords = _keywords(rule.keywords)
-    alternation = party_pattern(doc.parties)
-    everything = doc.lowered_all
-    flags = [m for f in rule.red_flags if (m := matcher(flag_regex(f, alternation))).possible(everything)]
-    if keywords is not None and not keywords.possible(everything):
-        keywords = None
+    keywords, flags = rule_matchers(doc, rule)
     out = []
     for i, clause in enumerate(doc.clauses):
         if doc.is_heading[i]:

@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+import numpy as np
+
 from .document import units_of
 from .mapping import COMPLETE, PLAYBOOK_TO_CUAD
 from .model import ClauseModel, Finding, Passage, default_model
@@ -25,7 +27,7 @@ from .model import ClauseModel, Finding, Passage, default_model
 CONFIDENT_ABSENCE = 0.15
 
 __all__ = ["COMPLETE", "CONFIDENT_ABSENCE", "PLAYBOOK_TO_CUAD", "ClauseModel",
-           "ClauseReport", "Finding", "Passage", "analyse", "default_model"]
+           "ClauseReport", "Finding", "Passage", "SentenceScores", "analyse", "default_model"]
 
 
 class ParagraphLike(Protocol):
@@ -43,6 +45,7 @@ class ClauseReport:
     playbook: dict[str, Finding]
     anchors: list[str | None] = field(default_factory=list)
     routes: dict[str, list[tuple[int, float]]] = field(default_factory=dict)
+    sentences: SentenceScores | None = None
 
     def routed(self, category: str) -> dict[int, float]:
         """Paragraphs worth showing a reviewer of a CUAD or playbook category, with their best sentence's
@@ -53,6 +56,13 @@ class ClauseReport:
             for paragraph, prob in self.routes.get(kind, []):
                 best[paragraph] = max(best.get(paragraph, 0.0), prob)
         return dict(sorted(best.items(), key=lambda kv: (-kv[1], kv[0])))
+
+    def sentence_probabilities(self, category: str, paragraph: int) -> list[tuple[int, int, float]]:
+        """``(start, end, probability)`` of each sentence unit of a paragraph for a CUAD or playbook
+        category (the best of its kinds), in order; empty without sentence scores."""
+        if self.sentences is None:
+            return []
+        return self.sentences.of(PLAYBOOK_TO_CUAD.get(category, (category,)), paragraph)
 
     def anchor_of(self, passage: Passage) -> str | None:
         """The anchor of the paragraph a passage is in (None for an unanchored paragraph)."""
@@ -81,8 +91,28 @@ def analyse(paragraphs: Sequence[ParagraphLike], *, model: ClauseModel | None = 
     levels = [getattr(p, "heading_level", None) for p in paragraphs]
     scores = model.score_units(units_of(texts, levels), texts)
     cuad = model.findings(scores, k=k)
+    sentences = SentenceScores([(u.paragraph, u.start, u.end) for u in scores.units],
+                               model.sentence_probabilities(scores), model.categories)
     return ClauseReport(cuad, _playbook(cuad, k), [getattr(p, "anchor", None) for p in paragraphs],
-                        model.routes(scores))
+                        model.routes(scores), sentences)
+
+
+class SentenceScores:
+    """Every sentence unit's probability per CUAD category, looked up by paragraph: what the review cuts a
+    long paragraph down to for one rule (``redline/analysis/excerpts.py``)."""
+
+    def __init__(self, spans: Sequence[tuple[int, int, int]], probs: np.ndarray, categories: Sequence[str]) -> None:
+        self._probs = probs
+        self._column = {c: n for n, c in enumerate(categories)}
+        self._rows: dict[int, list[tuple[int, int, int]]] = {}
+        for row, (paragraph, start, end) in enumerate(spans):
+            self._rows.setdefault(paragraph, []).append((row, start, end))
+
+    def of(self, kinds: Sequence[str], paragraph: int) -> list[tuple[int, int, float]]:
+        """``(start, end, best probability over kinds)`` of the paragraph's units, in order."""
+        columns = [self._column[k] for k in kinds if k in self._column]
+        return [(start, end, float(self._probs[row, columns].max()) if columns else 0.0)
+                for row, start, end in self._rows.get(paragraph, [])]
 
 
 def _playbook(cuad: dict[str, Finding], k: int) -> dict[str, Finding]:

@@ -170,6 +170,12 @@ class ClauseModel:
             out[name] = Finding(name, bool(present), prob, passages)
         return out
 
+    def sentence_probabilities(self, scores: Scores) -> np.ndarray:
+        """``[unit, category]``: each sentence's probability with its category's keyword bonus, what routing
+        ranks paragraphs by and what a rule's excerpt of a long paragraph is cut by."""
+        lifted = scores.logits.astype(np.float64) + self._keyword_bonus[None, :] * scores.hits
+        return 1.0 / (1.0 + np.exp(-lifted))
+
     def routes(self, scores: Scores, *, floor: float = ROUTE_FLOOR) -> dict[str, list[tuple[int, float]]]:
         """Per category, the paragraphs worth a rule's look, best first, with their best sentence's probability.
 
@@ -180,8 +186,7 @@ class ClauseModel:
         if not scores.units:
             return {name: [] for name in self.categories}
         paragraphs = np.asarray([u.paragraph for u in scores.units])
-        lifted = scores.logits.astype(np.float64) + self._keyword_bonus[None, :] * scores.hits
-        probs = 1.0 / (1.0 + np.exp(-lifted))
+        probs = self.sentence_probabilities(scores)
         best = np.zeros((len(scores.texts), len(self.categories)))
         np.maximum.at(best, paragraphs, probs)
         lengths = np.maximum(np.asarray([len(t) for t in scores.texts], dtype=np.float64), 50.0)

@@ -156,7 +156,8 @@ def add_clauses_routing(sub: argparse._SubParsersAction) -> None:
 
 
 def run_clauses_routing(args: argparse.Namespace) -> int:
-    """Per rule: recall and characters with the engine's routing and with keywords alone."""
+    """Per rule: recall and characters with the engine's routing and with keywords alone (whole paragraphs),
+    and with the engine's routing as a model is given it (a long paragraph's excerpt)."""
     _dataset(args.data)
     from redline.analysis.routing_recall import measure
 
@@ -164,14 +165,16 @@ def run_clauses_routing(args: argparse.Namespace) -> int:
     rows = {key: {name: {"recall": round(t.recall, 1), "found": t.found, "spans": t.total, "chars": t.chars}
                   for name, t in views.items()} for key, views in figures.items()}
     total = {name: [sum(v[name][f] for v in rows.values()) for f in ("found", "spans", "chars")]
-             for name in ("engine", "keywords")}
+             for name in ("engine", "keywords", "excerpts")}
     if args.json:
         print(json.dumps({"rules": rows, "total": total}, indent=1))
         return EXIT_OK
-    print(f"{'rule':<36} {'engine recall':>13} {'chars':>10} {'keywords recall':>15} {'chars':>10}")
+    print(f"{'rule':<36} {'engine recall':>13} {'chars':>10} {'keywords recall':>15} {'chars':>10} "
+          f"{'excerpts recall':>15} {'chars':>10}")
     for key, v in rows.items():
         print(f"{key:<36} {v['engine']['recall']:>12.1f}% {v['engine']['chars']:>10} "
-              f"{v['keywords']['recall']:>14.1f}% {v['keywords']['chars']:>10}")
+              f"{v['keywords']['recall']:>14.1f}% {v['keywords']['chars']:>10} "
+              f"{v['excerpts']['recall']:>14.1f}% {v['excerpts']['chars']:>10}")
     for name, (found, spans, chars) in total.items():
         print(f"all rules, {name}: {100 * found / max(1, spans):.1f}% of {spans} gold spans, {chars} characters")
     return EXIT_OK

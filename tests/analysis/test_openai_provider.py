@@ -12,6 +12,7 @@ import time
 
 import pytest
 
+from redline.analysis.excerpts import GAP
 from redline.analysis.pipeline import ReviewError, review
 from redline.analysis.playbook import Playbook
 from redline.analysis.providers.base import Item, ProviderError, RuleRequest
@@ -22,6 +23,8 @@ from redline.analysis.validator import DocumentFacts, Status
 from tests.support.chat_server import ChatServer, Reply, completion, error, findings
 
 from .conftest import anchor_of
+from .test_excerpts import LATE, LONG, PAYMENT
+from .test_excerpts import clauses as excerpt_clauses
 
 
 @pytest.fixture
@@ -161,6 +164,27 @@ def test_hallucinated_model_quotes_are_dropped_and_counted(server, msa, playbook
     assert len(result.suggestions) == 1
     assert (result.stats.raw_findings, result.stats.hallucination_drops) == (3, 2)
     assert result.stats.hallucination_rate == pytest.approx(2 / 3)
+
+
+def test_a_long_paragraph_is_sent_as_the_rules_excerpt_and_the_answer_grounds_in_the_whole(server, playbook):
+    source = excerpt_clauses()
+
+    def answer(body):
+        n = number_of(body, f"{GAP} {PAYMENT}")
+        return completion(findings(
+            {"paragraph": n, "kind": "replace", "quote": "ninety (90) days", "new_text": "sixty (60) days",
+             "comment": "Ninety days exceeds the 60-day maximum."},
+            {"paragraph": n, "kind": "rewrite", "quote": "", "new_text": PAYMENT, "comment": "Seen in part."},
+        ))
+    server.responder = answer
+    result = review(source, payment_only(playbook), provider(server))
+    user = server.requests[0].messages[1]["content"]
+    assert f"excerpt: {GAP} marks text left out)\n{GAP} {PAYMENT} {GAP} {LATE} {GAP}" in user
+    assert "premises tidy" not in user and "press release" not in user  # the left-out sentences are not sent
+    assert "A paragraph marked `excerpt` shows only the sentences" in server.requests[0].messages[0]["content"]
+    (s,) = result.suggestions  # the rewrite of a paragraph seen in part is dropped
+    assert (s.anchor, s.kind, s.quote) == (source[1].anchor, Kind.REPLACE, "ninety (90) days")
+    assert LONG[LONG.index(s.quote) - 20:].startswith("each invoice within ") and result.stats.invalid_drops == 1
 
 
 def test_a_missing_clause_is_asked_for_at_its_insertion_point(server, msa, playbook):

@@ -42,6 +42,7 @@ class Item:
     context: str = ""
     label: str | None = None
     related: tuple[Related, ...] = ()
+    excerpt: bool = False  # ``text`` is the rule's excerpt of a long paragraph ("[…]" marks left-out text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,13 +141,18 @@ class Provider(Protocol):
     ``identity`` names everything that changes its answers (engine version,
     model, prompt files) and keys the result cache. ``max_concurrency`` is how
     many requests may run at once; ``max_batch_chars`` bounds the paragraph
-    text per request (None: no limit).
+    text per request (None: no limit). ``excerpts``: whether it is given a
+    rule's excerpt of a long paragraph instead of the whole paragraph
+    (:mod:`redline.analysis.excerpts`; a model, not the offline engine, whose
+    checks read whole paragraphs; a provider without the attribute gets
+    whole paragraphs).
     """
 
     name: str
     model: str
     max_concurrency: int
     max_batch_chars: int | None
+    excerpts: bool
 
     @property
     def identity(self) -> str: ...

@@ -26,6 +26,7 @@ class OfflineProvider:
     model = "rules"
     max_concurrency = 1
     max_batch_chars: int | None = None
+    excerpts: bool = False  # its checks read whole paragraphs
 
     @property
     def identity(self) -> str:

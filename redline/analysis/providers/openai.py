@@ -143,6 +143,7 @@ class OpenAIProvider:
         self.base_url = base_url or "https://api.openai.com/v1"
         self.max_concurrency = max_concurrency
         self.max_batch_chars: int | None = max_batch_chars
+        self.excerpts = True  # a long paragraph is given as the rule's excerpt (redline/analysis/excerpts.py)
         self.max_retries = max_retries
         self.backoff = backoff
         self.max_backoff = max_backoff
@@ -159,7 +160,8 @@ class OpenAIProvider:
 
     def analyze(self, request: RuleRequest) -> ProviderResponse:
         """Ask the model about one rule and a batch of locally numbered paragraphs."""
-        paragraphs = number_paragraphs([(i.number, i.text, i.context, i.label) for i in request.items])
+        paragraphs = number_paragraphs([(i.number, i.text, i.context, i.label) for i in request.items],
+                                       excerpts=frozenset(i.number for i in request.items if i.excerpt))
         context = related_context([(i.number, r.key, r.label, r.text) for i in request.items for r in i.related],
                                   [(i.number, i.text) for i in request.items])
         messages = [
