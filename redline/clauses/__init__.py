@@ -108,6 +108,15 @@ class SentenceScores:
         for row, (paragraph, start, end) in enumerate(spans):
             self._rows.setdefault(paragraph, []).append((row, start, end))
 
+    def __eq__(self, other: object) -> bool:
+        """Equal scores (a report read back from the cache equals the one computed)."""
+        if not isinstance(other, SentenceScores):
+            return NotImplemented
+        return (self._column == other._column and self._rows == other._rows
+                and np.array_equal(self._probs, other._probs))
+
+    __hash__ = None  # mutable contents: compared by value, not hashable
+
     def of(self, kinds: Sequence[str], paragraph: int) -> list[tuple[int, int, float]]:
         """``(start, end, best probability over kinds)`` of the paragraph's units, in order."""
         columns = [self._column[k] for k in kinds if k in self._column]

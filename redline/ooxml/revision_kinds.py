@@ -30,8 +30,8 @@ _CUSTOM_XML = qn("w:customXml")
 _CUSTOM_XML_PR = qn("w:customXmlPr")
 _V_MERGE = qn("w:vMerge")
 _VAL = qn("w:val")
-_INS, _DEL, _MOVE_FROM, _MOVE_TO = qn("w:ins"), qn("w:del"), qn("w:moveFrom"), qn("w:moveTo")
-_CELL_INS, _CELL_DEL, _CELL_MERGE = qn("w:cellIns"), qn("w:cellDel"), qn("w:cellMerge")
+INS, DEL, MOVE_FROM, MOVE_TO = qn("w:ins"), qn("w:del"), qn("w:moveFrom"), qn("w:moveTo")
+CELL_INS, CELL_DEL, CELL_MERGE = qn("w:cellIns"), qn("w:cellDel"), qn("w:cellMerge")
 
 Handler = Callable[[etree._Element, etree._Element, bool], "etree._Element | None"]
 
@@ -50,16 +50,16 @@ PROPERTY_CHANGES = {
 # the head, where the restored properties follow them; children that stay at the tail).
 _UNRECORDED: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     _P_PR: (frozenset(), frozenset((_R_PR, _SECT_PR))),  # ECMA-376 §17.13.5.29
-    _R_PR: (frozenset((_INS, _DEL, _MOVE_FROM, _MOVE_TO)), frozenset()),  # a paragraph mark's own revision
+    _R_PR: (frozenset((INS, DEL, MOVE_FROM, MOVE_TO)), frozenset()),  # a paragraph mark's own revision
     _SECT_PR: (frozenset((qn("w:headerReference"), qn("w:footerReference"))), frozenset()),
-    _TR_PR: (frozenset(), frozenset((_INS, _DEL))),
-    _TC_PR: (frozenset(), frozenset((_CELL_INS, _CELL_DEL, _CELL_MERGE))),
+    _TR_PR: (frozenset(), frozenset((INS, DEL))),
+    _TC_PR: (frozenset(), frozenset((CELL_INS, CELL_DEL, CELL_MERGE))),
 }
 # Property elements a table or a section break cannot lose, even when empty.
 _REQUIRED_PROPS = frozenset((_TBL_PR, qn("w:tblGrid"), _SECT_PR))
 
 # Named move ranges: start tag → the kind of move content it brackets.
-MOVE_STARTS = {qn("w:moveFromRangeStart"): _MOVE_FROM, qn("w:moveToRangeStart"): _MOVE_TO}
+MOVE_STARTS = {qn("w:moveFromRangeStart"): MOVE_FROM, qn("w:moveToRangeStart"): MOVE_TO}
 
 # Custom XML markup ranges: start tag → True when the markup was inserted (or moved here).
 CUSTOM_XML_STARTS = {
@@ -89,9 +89,9 @@ def handler(el: etree._Element, parent: etree._Element) -> Handler | None:
         grand = parent.getparent()
         return _resolve_paragraph_mark if grand is not None and grand.tag == _P_PR else None
     if parent.tag == _TR_PR:
-        return _resolve_row if tag in (_INS, _DEL) else None
+        return _resolve_row if tag in (INS, DEL) else None
     if parent.tag == _NUM_PR:
-        return _resolve_numbering_insertion if tag == _INS else None
+        return _resolve_numbering_insertion if tag == INS else None
     if parent.tag in _PROPERTY_PARENTS:
         return None
     return _resolve_content
@@ -113,14 +113,14 @@ def _resolve_paragraph_mark(el: etree._Element, parent: etree._Element, acceptin
     """The mark goes when an insertion is rejected or a deletion accepted; its
     paragraph then joins the next one (returned for merging last)."""
     parent.remove(el)
-    if (el.tag in (_INS, _MOVE_TO)) != accepting:
+    if (el.tag in (INS, MOVE_TO)) != accepting:
         return parent.getparent().getparent()
     return None
 
 
 def _resolve_row(el: etree._Element, parent: etree._Element, accepting: bool) -> None:
     parent.remove(el)
-    if (el.tag == _INS) != accepting:
+    if (el.tag == INS) != accepting:
         tr = parent.getparent()
         tbl = tr.getparent()
         remove_block(tr)
@@ -132,7 +132,7 @@ def _resolve_cell(el: etree._Element, parent: etree._Element, accepting: bool) -
     """An inserted cell goes on reject, a deleted one on accept (and a row left
     without cells goes with it)."""
     parent.remove(el)
-    if (el.tag == _CELL_INS) != accepting:
+    if (el.tag == CELL_INS) != accepting:
         tc = parent.getparent()
         tr = tc.getparent()
         remove_block(tc)
@@ -192,7 +192,7 @@ def _resolve_custom_xml_range(el: etree._Element, parent: etree._Element, accept
 
 
 def _resolve_content(el: etree._Element, parent: etree._Element, accepting: bool) -> None:
-    if (el.tag in (_INS, _MOVE_TO)) == accepting:
+    if (el.tag in (INS, MOVE_TO)) == accepting:
         if not accepting:
             for old in el.iter(*_RENAME_ON_RESTORE):
                 old.tag = _RENAME_ON_RESTORE[old.tag]
@@ -206,9 +206,9 @@ _BY_TAG: dict[str, Handler] = {
     **{tag: _resolve_custom_xml_range for tag in CUSTOM_XML_STARTS},
     **{tag: _resolve_property_change for tag in PROPERTY_CHANGES},
     qn("w:numberingChange"): _resolve_marker,
-    _CELL_INS: _resolve_cell,
-    _CELL_DEL: _resolve_cell,
-    _CELL_MERGE: _resolve_cell_merge,
+    CELL_INS: _resolve_cell,
+    CELL_DEL: _resolve_cell,
+    CELL_MERGE: _resolve_cell_merge,
 }
 
 

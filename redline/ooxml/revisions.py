@@ -44,7 +44,19 @@ from lxml import etree
 from .anchors import anchor_map
 from .markers import KEEP_MARKERS
 from .oxml import qn
-from .revision_kinds import CUSTOM_XML_STARTS, MOVE_STARTS, PROPERTY_CHANGES, handler
+from .revision_kinds import (
+    CELL_DEL,
+    CELL_INS,
+    CELL_MERGE,
+    CUSTOM_XML_STARTS,
+    DEL,
+    INS,
+    MOVE_FROM,
+    MOVE_STARTS,
+    MOVE_TO,
+    PROPERTY_CHANGES,
+    handler,
+)
 
 _ID = qn("w:id")
 _AUTHOR = qn("w:author")
@@ -59,11 +71,9 @@ _TR = qn("w:tr")
 _TC = qn("w:tc")
 _SECT_PR = qn("w:sectPr")
 
-INS, DEL, MOVE_FROM, MOVE_TO = qn("w:ins"), qn("w:del"), qn("w:moveFrom"), qn("w:moveTo")
 RPR_CHANGE, PPR_CHANGE = qn("w:rPrChange"), qn("w:pPrChange")
 TBL_PR_CHANGE, TBL_GRID_CHANGE = qn("w:tblPrChange"), qn("w:tblGridChange")
 NUMBERING_CHANGE = qn("w:numberingChange")
-CELL_INS, CELL_DEL, CELL_MERGE = qn("w:cellIns"), qn("w:cellDel"), qn("w:cellMerge")
 _MOVE_RANGES = frozenset(
     qn(t) for t in ("w:moveFromRangeStart", "w:moveFromRangeEnd", "w:moveToRangeStart", "w:moveToRangeEnd")
 )
