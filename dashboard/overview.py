@@ -20,6 +20,7 @@ from django.http import QueryDict
 from redline.models import AnalysisRun, KnownEntry, Suggestion
 
 from .queries import SEVERITY_ORDER as SEVERITIES
+from .queries import severity_rank
 
 OUTCOMES = ("pending", "accepted", "rejected", "modified", "missing", "none")
 VERDICTS = ("PASS", "WARN", "FAIL", "none")
@@ -105,10 +106,6 @@ class Overview:
         return {chip.value for chip in self.counts.get(name, [])}
 
 
-def _rank(severity: str) -> int:
-    return SEVERITIES.index(severity) if severity in SEVERITIES else len(SEVERITIES)
-
-
 def _chips(name: str, counter: Counter, order: tuple[str, ...] = (), labels: dict[str, str] | None = None) -> list[Chip]:
     """Chips in the vocabulary's order when there is one, else most frequent first."""
     keys = sorted(counter, key=lambda k: (order.index(k) if k in order else len(order), -counter[k], k))
@@ -155,7 +152,7 @@ def run_overview(*, run: AnalysisRun) -> Overview:
     # Where each card sits in its rule's filtered list (grouped by rule), so a link opens the right page.
     index_in_rule: dict[int, int] = {}
     seen: Counter = Counter()
-    for r in sorted(rows, key=lambda r: (_rank(r.severity), r.rule, r.position)):
+    for r in sorted(rows, key=lambda r: (severity_rank(r.severity), r.rule, r.position)):
         index_in_rule[r.pk] = seen[r.rule]
         seen[r.rule] += 1
 
@@ -164,7 +161,7 @@ def run_overview(*, run: AnalysisRun) -> Overview:
         return Risk(r.pk, r.title or r.rule, r.rule, r.severity, r.comment or "", r.risk, link, counters["rule"][r.rule])
 
     worst: dict[str, _Row] = {}  # one per rule: five cards of the same rule would hide the next risk
-    for r in sorted(rows, key=lambda r: (_rank(r.severity), -(r.risk or 0), r.position)):
+    for r in sorted(rows, key=lambda r: (severity_rank(r.severity), -(r.risk or 0), r.position)):
         worst.setdefault(r.rule, r)
     overview.top_risks = [risk(r) for r in list(worst.values())[:TOP_RISKS]]
     overview.missing = [risk(r) for r in rows if r.source == "missing"]
@@ -179,7 +176,7 @@ def _card_link(*, rule: str, index: int, pk: int) -> str:
 def card_link(*, suggestion: Suggestion) -> str:
     """Where one suggestion's card is on its run page (``?rule=…&page=…#s-…``): with pages of 25, a bare
     ``#s-<pk>`` would open page 1, which often does not hold the card."""
-    rank = _rank(suggestion.severity)
+    rank = severity_rank(suggestion.severity)
     before = (Suggestion.objects.filter(run_id=suggestion.run_id, rule_key=suggestion.rule_key)
               .annotate(rank=_SEVERITY_RANK)
               .filter(Q(rank__lt=rank) | Q(rank=rank, position__lt=suggestion.position)).count())

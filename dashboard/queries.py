@@ -123,6 +123,11 @@ def documents_with_latest_run(*, workspace: Workspace, q: str = "") -> list[tupl
 SEVERITY_ORDER = tuple(Severity)  # most severe first: the order of every severity list and count
 
 
+def severity_rank(severity: str) -> int:
+    """Sort key, most severe first; an unknown severity sorts last."""
+    return SEVERITY_ORDER.index(severity) if severity in SEVERITY_ORDER else len(SEVERITY_ORDER)
+
+
 def open_risk(runs: list[AnalysisRun]) -> dict[int, dict[str, int]]:
     """Per run, its suggestions nobody has decided yet (not accepted, modified or rejected), by severity.
 

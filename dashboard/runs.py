@@ -11,7 +11,7 @@ from django.contrib.auth.models import AbstractBaseUser
 
 from redline.models import AnalysisRun, Feedback, RunStatus, Suggestion
 
-from .queries import SEVERITY_ORDER, paragraph_texts
+from .queries import paragraph_texts, severity_rank
 
 TERMINAL = frozenset({RunStatus.DONE, RunStatus.ERROR, RunStatus.CANCELLED})
 CONTEXT_CHARS = 240
@@ -107,7 +107,7 @@ def group_rows(rows: list[SuggestionRow], by: str, sections: dict[str, str] | No
     out: list[Group] = []
     for ident, members in groupby(rows, key=key):
         members = tuple(members)
-        severity = min((r.suggestion.severity for r in members), key=lambda v: SEVERITY_ORDER.index(v) if v in SEVERITY_ORDER else 9)
+        severity = min((r.suggestion.severity for r in members), key=severity_rank)
         if by == "severity":
             heading = ident.capitalize()
         elif by == "clause":
