@@ -176,5 +176,7 @@ def run_clauses_routing(args: argparse.Namespace) -> int:
               f"{v['keywords']['recall']:>14.1f}% {v['keywords']['chars']:>10} "
               f"{v['excerpts']['recall']:>14.1f}% {v['excerpts']['chars']:>10}")
     for name, (found, spans, chars) in total.items():
-        print(f"all rules, {name}: {100 * found / max(1, spans):.1f}% of {spans} gold spans, {chars} characters")
+        # Two decimals and the counts: 1,245 of 1,311 is 94.97%, which one decimal would show as the 95.0% target.
+        print(f"all rules, {name}: {found} of {spans} gold spans ({100 * found / max(1, spans):.2f}%), "
+              f"{chars} characters")
     return EXIT_OK
