@@ -45,13 +45,18 @@ _FRONT_TEXT = re.compile(
     r"|is dated|dated)\b)|\((?:the\s+)?[\"“][^\"”]{1,40}[\"”]\)|\beach a [\"“]part",
     re.IGNORECASE,
 )
-_SCHEDULE = re.compile(r"^\W*(?:schedule|annex|annexure|appendix|exhibit|attachment)\s+(?:\d+|[A-Z]|[IVX]+)\b",
+# A page number run in from the page above may come first ("14 Appendix 1 ...").
+# The filing's exhibit label on a line of its own at the top ("Exhibit 10.1", "EX-10.2"): not a section.
+_FILING_LABEL = re.compile(r"^\W*ex(?:hibit)?[\s.-]*\d+(?:\.\d+)*[a-z]?\W*$", re.IGNORECASE)
+_FILING_TOP = 3
+_SCHEDULE = re.compile(r"^\W*(?:\d{1,3}\s+)?(?:schedule|annex|annexure|appendix|exhibit|attachment)\s+(?:\d+|[A-Z]|[IVX]+)\b",
                        re.IGNORECASE)
 _ENTERED_INTO = re.compile(r"^\W*this (?:agreement|deed) has been (?:entered into|executed)", re.IGNORECASE)
-# Lines that open a signature block the document's "IN WITNESS" / "EXECUTION" test does not know.
-_SIGNATURE = re.compile(r"^\W*(?:signature pages? follows?|remainder of (?:this )?page|signed\s+(?:by|for|on behalf)"
-                        r"|executed\s+(?:by|as a deed)|for and on behalf of)\b", re.IGNORECASE)
 _TOC_ENTRY = re.compile(r"(?:\t|\.{3,}|…)\s*\d{1,4}\s*$")
+_CONTENTS_TITLE = re.compile(r"^\W*(?:table of contents\b|contents\W*$)", re.IGNORECASE)
+# A table of contents flattened into one paragraph: "Section 1.02 Accounting Terms 4 ARTICLE II ... 5".
+_CONTENTS_RUN = re.compile(r"\b(?:section|article)\s+[\dIVX]+(?:\.\d+)*\.?\s+[A-Z][^;:]{2,80}?\s\d{1,3}(?=\s|$)",
+                           re.IGNORECASE)
 _FRONT_SCAN = 80  # front matter is at the top of a contract
 _RUN_IN = re.compile(r"^([A-Z][\w'’&,/ -]{1,60}?)[.:]\s+\S")
 _VERB = re.compile(r"\b(?:shall|must|will|may|is|are|agrees?|means)\b", re.IGNORECASE)  # a sentence, not a title
@@ -142,29 +147,33 @@ def _operative_start(doc: Document) -> int:
     """Index of the first operative paragraph: after "NOW, THEREFORE ... agree as follows" when the
     contract says it, and past a leading title, parties block, recitals and table of contents."""
     clauses = doc.clauses
-    start = 0
-    for i in range(min(len(clauses), _FRONT_SCAN, doc.body_end + 1)):
-        text = clauses[i].text
-        if _AGREED.search(text) and not NUMBER.match(text) and len(text) < 400:
-            start = i + 1
-            break
+    scan = range(min(len(clauses), _FRONT_SCAN, doc.body_end + 1))
+    start = next((i + 1 for i in scan if _AGREED.search(clauses[i].text) and not NUMBER.match(clauses[i].text)
+                  and len(clauses[i].text) < 400), 0)
+    # A table of contents is front matter wherever the scan finds it, even after a cover line it does not know.
+    start = max([start, *(i + 1 for i in scan if _contents(clauses[i].text))])
     while start < doc.body_end and _front_matter(doc, start):
         start += 1
     return start
 
 
 def _operative_end(doc: Document, first: int) -> int:
-    """Index of the last operative paragraph: before the signature block ("[Signature page follows]",
-    "Signed by ...") and before schedules, annexes and exhibits, which some contracts put ahead of their
-    signatures (their clauses are not the contract's). An exhibit title run into its first paragraph
+    """Index of the last operative paragraph: before the signature block (``doc.body_end`` already stops
+    there, :mod:`.signature_block`) and before schedules, annexes and exhibits, which some contracts put
+    ahead of their signatures (their clauses are not the contract's). An exhibit title run into its first paragraph
     counts in the second half of the document (CUAD's filings often render them so)."""
     half = len(doc.clauses) // 2
     for i in range(first + 1, doc.body_end + 1):
         text = doc.clauses[i].text
         schedule = _SCHEDULE.match(text) and (doc.is_heading[i] or i >= half)  # "Exhibit A Revenue ..." run in
-        if schedule or _ENTERED_INTO.match(text) or _SIGNATURE.match(text):
+        if schedule or _ENTERED_INTO.match(text):
             return i - 1
     return doc.body_end
+
+
+def _contents(text: str) -> bool:
+    """Whether a paragraph is (part of) a table of contents."""
+    return bool(_CONTENTS_TITLE.match(text) or _TOC_ENTRY.search(text) or len(_CONTENTS_RUN.findall(text)) >= 2)
 
 
 def _front_matter(doc: Document, i: int) -> bool:
@@ -173,7 +182,7 @@ def _front_matter(doc: Document, i: int) -> bool:
     style = (clause.style or "").strip().lower()
     if clause.heading_level == 0 or style in {"title", "subtitle"} or style.startswith("toc"):
         return True
-    if _TOC_ENTRY.search(clause.text) or _FRONT_HEADING.match(text):
+    if _TOC_ENTRY.search(clause.text) or _FRONT_HEADING.match(text) or (i < _FILING_TOP and _FILING_LABEL.match(text)):
         return True
     return bool(_FRONT_TEXT.search(text)) and not NUMBER.match(text) and not doc.is_heading[i]
 
@@ -201,7 +210,7 @@ def _build(doc: Document, numbers: Sequence[Number | None], first: int, last: in
             if not stack:
                 roots.append(Unit(i, i, None, None, ()))
             continue
-        while stack and stack[-1][1] >= rank:
+        while stack and (stack[-1][1] >= rank or _holds_a_peer(stack[-1], rank)):
             close(i - 1)
         stack.append((i, rank, numbers[i], []))
     while stack:
@@ -209,6 +218,13 @@ def _build(doc: Document, numbers: Sequence[Number | None], first: int, last: in
     while len(roots) > 1 and roots[-1].rank is None and not doc.categories[roots[-1].start]:
         roots.pop()  # "[Signature page follows]": a trailing loose line is no section to follow
     return roots
+
+
+def _holds_a_peer(entry: tuple[int, tuple[int, int], Number | None, list[Unit]], rank: tuple[int, int]) -> bool:
+    """Whether an open heading already holds a top-level numbered clause and ``rank`` opens another: a
+    heading over one numbered clause is that clause's title ("Termination" over "10."), not a section
+    holding "11.", "12." and the rest of the contract (converted filings style such lines as headings)."""
+    return entry[1][0] == 0 and rank == (1, 1) and any(child.rank == (1, 1) for child in entry[3])
 
 
 def _rank(doc: Document, i: int, number: Number | None) -> tuple[int, int] | None:

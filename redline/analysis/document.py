@@ -16,6 +16,7 @@ from redline.clauses import ClauseReport, analyse
 
 from .categories import Category, classify_heading, classify_text
 from .clauses import Clause
+from .signature_block import signature_start
 
 # Role nouns that name a contracting party in most commercial contracts.
 ROLE_NOUNS: tuple[str, ...] = (
@@ -25,8 +26,6 @@ ROLE_NOUNS: tuple[str, ...] = (
 
 _INFERRED_HEADING = re.compile(r"^(?:ARTICLE|SECTION|CLAUSE|SCHEDULE)\s+[\dIVXLC]+\b|^\d+(?:\.\d+)*\.?\s+[A-Z][A-Z &,/-]{2,}$")
 _MODAL = re.compile(r"\b(?:shall|must|will|may|agrees?)\b", re.IGNORECASE)
-_WITNESS = re.compile(r"^\s*(?:IN WITNESS WHEREOF|AS WITNESS)\b", re.IGNORECASE)
-_EXECUTION_HEADING = re.compile(r"^\s*(?:EXECUTION|SIGNATURES?|SIGNATURE PAGE)\b", re.IGNORECASE)
 _PARTY_DEF = re.compile(
     r"\(\s*(?:the\s+|hereinafter\s+(?:referred\s+to\s+as\s+)?(?:the\s+)?)?[\"“]([A-Z][\w&.' -]{1,40}?)[\"”]\s*\)"
 )
@@ -151,14 +150,7 @@ def _parties(clauses: Sequence[Clause]) -> tuple[str, ...]:
 
 def _body_end(clauses: Sequence[Clause], is_heading: Sequence[bool]) -> int:
     """Index of the last body paragraph before the signature block (where a missing clause goes)."""
-    stop = next(
-        (
-            i
-            for i, c in enumerate(clauses)
-            if i > 0 and (_WITNESS.match(c.text) or (is_heading[i] and _EXECUTION_HEADING.match(c.text)))
-        ),
-        len(clauses),
-    )
+    stop = signature_start(clauses, is_heading)
     for i in range(stop - 1, -1, -1):
         introduces_table = i + 1 < len(clauses) and clauses[i + 1].in_table
         if not is_heading[i] and not clauses[i].in_table and not introduces_table:

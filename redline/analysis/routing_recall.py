@@ -14,14 +14,12 @@ it overlaps a sentence the excerpt keeps.
 from __future__ import annotations
 
 import bisect
-import gzip
-import json
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from redline.clauses import PLAYBOOK_TO_CUAD
 
-from .clauses import clauses_from_paragraphs
+from .cuad_dev import contract_texts, dev_ids, gold_spans, read_dev_contract
 from .document import Document, build_document
 from .excerpts import excerpt_of
 from .playbook import Playbook, Rule
@@ -46,23 +44,16 @@ def measure(data: str | Path, *, playbook: Playbook | None = None,
             ids: list[str] | None = None) -> dict[str, dict[str, Tally]]:
     """``{rule key: {"engine": Tally, "keywords": Tally, "excerpts": Tally}}`` over the dev contracts
     (or ``ids``)."""
-    from redline.ooxml.paragraphs import read_document
-
     data = Path(data)
     playbook = playbook or default_playbook()
     rules = [r for r in playbook.rules if r.category.value in PLAYBOOK_TO_CUAD]
-    gold = _gold(data)
-    dev = json.loads((data / "splits.json").read_text())["dev"]
+    gold = gold_spans(data)
+    dev = [cid for cid in dev_ids(data) if ids is None or cid in ids]
     out = {r.key: {"engine": Tally(), "keywords": Tally(), "excerpts": Tally()} for r in rules}
-    texts = _texts(data, set(dev) if ids is None else set(ids))
+    texts = contract_texts(data, set(dev))
     for cid in dev:
-        if ids is not None and cid not in ids:
-            continue
-        result = read_document((data / "dev-docx" / f"{cid}.docx").read_bytes(), anchor=True)
-        paragraph_map = json.loads((data / "dev-docx" / f"{cid}.map.json").read_text())
-        clauses = clauses_from_paragraphs(result.paragraphs)
-        index_of = {p.anchor: p.index for p in result.paragraphs if p.anchor}
-        ranges = [tuple(paragraph_map[index_of[c.anchor]][:2]) for c in clauses]
+        contract = read_dev_contract(data, cid)
+        clauses, ranges = contract.clauses, contract.ranges
         offsets = [_offsets(c.text, texts[cid], a, b) for c, (a, b) in zip(clauses, ranges, strict=True)]
         doc = build_document(clauses)
         plain = replace(doc, found=replace(doc.found, routes={}))
@@ -119,21 +110,4 @@ def _offsets(paragraph: str, contract: str, start: int, end: int) -> list[int]:
             j += 1
         out.append(min(j, end - 1))
         j = min(j + 1, end)
-    return out
-
-
-def _texts(data: Path, ids: set[str]) -> dict[str, str]:
-    """The CUAD texts of the contracts ``ids`` (what the gold offsets index)."""
-    with gzip.open(data / "contracts.jsonl.gz", "rt", encoding="utf-8") as fh:
-        return {row["id"]: row["text"] for row in map(json.loads, fh) if row["id"] in ids}
-
-
-def _gold(data: Path) -> dict[tuple[str, str], list[list[tuple[int, int]]]]:
-    """Gold spans by (contract, category); each span with its verbatim copies."""
-    out: dict[tuple[str, str], list[list[tuple[int, int]]]] = {}
-    with gzip.open(data / "gold.jsonl.gz", "rt", encoding="utf-8") as fh:
-        for line in fh:
-            row = json.loads(line)
-            out[(row["id"], row["category"])] = [
-                [(s["start"], s["end"]), *(tuple(a) for a in s.get("alt", []))] for s in row["spans"]]
     return out

@@ -1,4 +1,5 @@
-"""The clause engine's subcommands: ``clauses``, ``clauses-train`` and ``clauses-eval``.
+"""The clause engine's subcommands: ``clauses``, ``clauses-train``, ``clauses-eval``, ``clauses-routing`` and
+``clauses-placement``.
 
 Registered, as every subcommand, through :func:`redline.cli.commands.command`.
 """
@@ -179,4 +180,38 @@ def run_clauses_routing(args: argparse.Namespace) -> int:
         # Two decimals and the counts: 1,245 of 1,311 is 94.97%, which one decimal would show as the 95.0% target.
         print(f"all rules, {name}: {found} of {spans} gold spans ({100 * found / max(1, spans):.2f}%), "
               f"{chars} characters")
+    return EXIT_OK
+
+
+@command
+def add_clauses_placement(sub: argparse._SubParsersAction) -> None:
+    """``redline clauses-placement``: where missing clauses are inserted, on CUAD's dev contracts."""
+    p = sub.add_parser("clauses-placement",
+                       help="take each clause out of the dev contracts and measure where the review puts it back")
+    p.add_argument("--data", required=True, help="the CUAD folder (dev-docx/, gold.jsonl.gz, splits.json)")
+    p.add_argument("--json", action="store_true", help="print every case and the summary as JSON")
+    p.set_defaults(handler=run_clauses_placement)
+
+
+def run_clauses_placement(args: argparse.Namespace) -> int:
+    """Per playbook category and in all: same section, near, median distance, signature and front-matter
+    insertions, beside the append-before-the-signatures baseline."""
+    _dataset(args.data)
+    from dataclasses import asdict
+
+    from redline.analysis.placement_audit import measure, summary
+
+    cases = measure(args.data)
+    categories = sorted({c.category for c in cases})
+    rows = {name: summary([c for c in cases if c.category == name]) for name in categories}
+    if args.json:
+        print(json.dumps({"cases": [asdict(c) for c in cases], "categories": rows, "total": summary(cases)},
+                         indent=1))
+        return EXIT_OK
+    print(f"{'category':<26} {'cases':>5} {'same section':>12} {'near':>6} {'median':>7} {'signatures':>10} "
+          f"{'front':>5}   baseline: {'same':>5} {'near':>6} {'median':>7}")
+    for name, r in [*rows.items(), ("all", summary(cases))]:
+        print(f"{name:<26} {r['cases']:>5} {r['same_section']:>11.1f}% {r['near']:>5.1f}% {r['median_distance']:>6.1f}% "
+              f"{r['in_signatures']:>10} {r['in_front_matter']:>5}   {r['baseline_same_section']:>14.1f}% "
+              f"{r['baseline_near']:>5.1f}% {r['baseline_median_distance']:>6.1f}%")
     return EXIT_OK

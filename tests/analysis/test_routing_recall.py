@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from redline.analysis.clauses import clauses_from_paragraphs
-from redline.analysis.routing_recall import _offsets, _texts, measure
+from redline.analysis.cuad_dev import contract_texts
+from redline.analysis.routing_recall import _offsets, measure
 from redline.ooxml.paragraphs import read_document
 
 SLICE = Path(__file__).resolve().parents[1] / "support" / "cuad_slice"
@@ -27,7 +28,7 @@ def figures():
 
 def test_every_character_of_a_paragraph_is_placed_on_the_same_character_of_the_contract():
     dev = json.loads((SLICE / "splits.json").read_text())["dev"]
-    texts = _texts(SLICE, set(dev))
+    texts = contract_texts(SLICE, set(dev))
     checked = 0
     for cid in dev:
         result = read_document((SLICE / "dev-docx" / f"{cid}.docx").read_bytes(), anchor=True)

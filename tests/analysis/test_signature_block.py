@@ -1,0 +1,98 @@
+"""Where the signature block begins, and the outline of a contract shaped like a real filing.
+
+Each contract here is written the way CUAD's SEC filings are laid out once
+converted to Word: a signature block without "IN WITNESS WHEREOF", a witness
+line behind a running header or run into the last clause, an exhibit label on
+the first line, a table of contents flattened into paragraphs, and a heading
+style on one numbered clause among unstyled ones. In each, a missing clause
+used to be proposed after the signatures or swallowed into the wrong section.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from redline.analysis.document import build_document
+from redline.analysis.placement import place_missing
+from redline.analysis.signature_block import signature_start
+
+from .conftest import make_clauses
+
+Row = tuple[str, str | None, int | None]
+
+BODY: list[Row] = [
+    ("SUPPLY AGREEMENT", "Title", None),
+    ("This Supply Agreement is made between Acme Inc., a Delaware corporation (\"Acme\"), and Widget LLC, "
+     "a Texas limited liability company (\"Widget\").", None, None),
+    ("1. Supply. Widget shall supply the Products to Acme in the quantities Acme orders.", None, None),
+    ("2. Price. Acme shall pay the prices in Exhibit A within thirty days of each invoice.", None, None),
+    ("3. Warranty. Widget warrants that the Products conform to their specifications for one year.", None, None),
+    ("4. Notices. Notices shall be sent to Acme Inc., Attention: General Counsel, Telephone: 555-0100, and to "
+     "Widget LLC, Attention: President.", None, None),
+    ("5. Counterparts. This Agreement may be executed in counterparts.", None, None),
+]
+LAST_CLAUSE = len(BODY) - 1
+
+
+def start_of(rows: list[Row]) -> int:
+    clauses = make_clauses(rows)
+    return signature_start(clauses, build_document(clauses).is_heading)
+
+
+@pytest.mark.parametrize("block", [
+    [("IN WITNESS WHEREOF, the parties have executed this Agreement.", None, None)],
+    [("CONFIDENTIAL IN WITNESS WHEREOF, the parties have executed this Agreement.", None, None)],
+    [("6. IN WITNESS WHEREOF, the parties acknowledge that each has read this Agreement.", None, None)],
+    [("ACME INC. WIDGET LLC", None, None), ("By: /s/ Jane Roe By: /s/ John Doe", None, None)],
+    [("ACME INC.", None, None), ("By: ______________________", None, None), ("Name: Jane Roe", None, None)],
+    [("Name: Jane Roe Name: John Doe", None, None), ("Title: CEO Title: President", None, None)],
+    [("Agreed and Accepted:", None, None), ("Acme Inc.", None, None)],
+    [("[Signatures appear on the following page]", None, None), ("ACME INC.", None, None)],
+    [("Signed for and on behalf of Acme Inc.", None, None)],
+])
+def test_signature_blocks_as_filings_write_them_end_the_body(block):
+    assert start_of([*BODY, *block]) == LAST_CLAUSE + 1
+
+
+def test_a_witness_line_run_into_the_last_clause_takes_that_paragraph_with_it():
+    rows = [*BODY[:-1], ("5. Counterparts. This Agreement may be executed in counterparts. IN WITNESS WHEREOF, "
+                         "the parties have executed this Agreement.", None, None)]
+    assert start_of(rows) == LAST_CLAUSE
+    assert start_of([(rows[-1][0], None, None), *BODY[1:]]) == len(BODY)  # at the top it is no signature block
+
+
+@pytest.mark.parametrize("rows", [
+    BODY,  # "Attention:" and "Telephone:" in a notices clause are no signatory lines
+    [*BODY, ("Name: Acme Inc.", None, None), ("Address: 1 Main Street", None, None)],  # one kind of label: no block
+    [("EXECUTION VERSION", "Heading 1", 1), *BODY],  # a draft label at the top, not the execution page
+])
+def test_what_is_not_a_signature_block(rows):
+    assert start_of(rows) == len(rows)
+
+
+def test_a_missing_clause_goes_before_a_block_without_in_witness(playbook):
+    rows = [*BODY, ("ACME INC. WIDGET LLC", None, None), ("By: /s/ Jane Roe By: /s/ John Doe", None, None),
+            ("Title: CEO Title: President", None, None), ("EXHIBIT A", None, None),
+            ("1. Prices. The prices are those of the price list.", None, None)]
+    doc = build_document(make_clauses(rows))
+    placement = place_missing(doc, playbook.rule("governing-law"))
+    assert placement.after == LAST_CLAUSE  # after "5. Counterparts.", not after the signatures or the exhibit
+    assert placement.apply("This Agreement is governed by the laws of Delaware.").startswith("6. Governing law.")
+
+
+def test_a_filing_label_a_flattened_contents_and_a_styled_clause_do_not_swallow_the_contract(playbook):
+    rows: list[Row] = [
+        ("Exhibit 10.1", "Heading 1", 1),
+        ("TABLE OF CONTENTS Section 1 Supply 1 Section 2 Price 2 Section 3 Warranty 2", None, None),
+        ("Section 4 Termination 3 Section 5 Counterparts 4", None, None),
+        *BODY[:3],
+        ("Termination", "Heading 2", 2),  # a heading style on one clause's title, as conversions leave it
+        ("2A. Termination. Either party may terminate this Agreement on ninety days' notice.", None, None),
+        *BODY[3:],
+    ]
+    doc = build_document(make_clauses(rows))
+    placement = place_missing(doc, playbook.rule("limitation-of-liability"))
+    # beside the warranty (the related clause), as a new clause after it: not after the exhibit label, inside
+    # the contents, or at the end of a "Termination" section holding clauses 3 to 5
+    assert doc.clauses[placement.after].text.startswith("3. Warranty.")
+    assert placement.reason == "related:warranties"
