@@ -87,7 +87,10 @@ class Outline:
         self.roots = _build(doc, self.numbers, self.first, self.last)
         self.index = {id(r): n for n, r in enumerate(self.roots)}
         self.root_of: dict[int, Unit] = {i: r for r in self.roots for i in range(r.start, r.end + 1)}
-        self.typed = {n.key() for n in self.numbers[self.first: self.last + 1] if n is not None and n.typed}
+        # Numbers taken: the operative part's, and, when it runs to the signatures, those of the paragraphs up
+        # to the block's first line (a trailing heading, or the last clause a witness line was run into).
+        upto = min(doc.signatures, len(doc.clauses) - 1) if self.last == doc.body_end else self.last
+        self.typed = {n.key() for n in self.numbers[self.first: upto + 1] if n is not None and n.typed}
         self._definitions = {id(r) for r in self.roots if self._defines(r)}
         self.titled = sum(bool(self.title(r)) for r in self.roots) * 2 > len(self.roots)  # sections have titles
         n = len(self.roots)

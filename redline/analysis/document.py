@@ -59,6 +59,7 @@ class Document:
     section_categories: tuple[frozenset[Category], ...]
     parties: tuple[str, ...]
     body_end: int
+    signatures: int  # where the signature block begins (len(clauses): none found)
     found: ClauseReport
 
     def context(self, i: int) -> str:
@@ -108,6 +109,7 @@ def build_document(clauses: Sequence[Clause]) -> Document:
             section_cats.append(frozenset().union(*(s[2] for s in stack)))
             categories.append(classify_text(clause.text))
     lowered = tuple(c.text.lower() for c in clauses)
+    signatures = signature_start(clauses, is_heading)
     return Document(
         clauses=clauses,
         lowered=lowered,
@@ -117,7 +119,8 @@ def build_document(clauses: Sequence[Clause]) -> Document:
         categories=tuple(categories),
         section_categories=tuple(section_cats),
         parties=_parties(clauses),
-        body_end=_body_end(clauses, is_heading),
+        body_end=_body_end(clauses, is_heading, signatures),
+        signatures=signatures,
         found=analyse(clauses),
     )
 
@@ -148,9 +151,8 @@ def _parties(clauses: Sequence[Clause]) -> tuple[str, ...]:
     return tuple(found)
 
 
-def _body_end(clauses: Sequence[Clause], is_heading: Sequence[bool]) -> int:
-    """Index of the last body paragraph before the signature block (where a missing clause goes)."""
-    stop = signature_start(clauses, is_heading)
+def _body_end(clauses: Sequence[Clause], is_heading: Sequence[bool], stop: int) -> int:
+    """Index of the last body paragraph before the signature block at ``stop`` (where a missing clause goes)."""
     for i in range(stop - 1, -1, -1):
         introduces_table = i + 1 < len(clauses) and clauses[i + 1].in_table
         if not is_heading[i] and not clauses[i].in_table and not introduces_table:

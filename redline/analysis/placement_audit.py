@@ -17,7 +17,9 @@ the placement code:
   "Name:", "Title:") — a clause proposed after the signatures is wrong whatever
   its wording;
 * **in the front matter**: not after the last paragraph naming the parties
-  (CUAD's Parties spans in the first fifth) or holding a recital ("WHEREAS").
+  (CUAD's Parties spans in the first fifth) or holding a recital ("WHEREAS");
+* **a number taken**: the typed number the inserted clause opens with ("16.",
+  "9.14") is one a paragraph of the contract already opens with.
 
 A baseline that appends every clause after the last paragraph before the
 signatures is scored the same way. ``redline clauses-placement`` prints the
@@ -59,6 +61,7 @@ NEAR = 0.05  # "near the drafter's place": within 5% of the contract's character
 
 _SIGNATURE = re.compile(r"IN WITNESS WHEREOF|/s/|^\W*(?:By|Name|Title|Signature|Its)\s*:", re.IGNORECASE)
 _RECITAL = re.compile(r"^\W*WHEREAS\b", re.IGNORECASE)
+_OPENING_NUMBER = re.compile(r"^\s*(?:(?:ARTICLE|Article|SECTION|Section)\s+)?(\d{1,3}[A-Z]?(?:\.\d+[A-Z]?)*)\.?\s")
 _TOP = re.compile(r"^\s*(?:(?:ARTICLE|Article|SECTION|Section)\s+)?(\d{1,2}|[IVX]{1,5})(?:\.\d+)*\.?\s+\S")
 
 
@@ -78,6 +81,7 @@ class Case:
     baseline_distance: float
     in_signatures: bool
     in_front_matter: bool
+    number_taken: bool
 
 
 def measure(data: str | Path, *, playbook: Playbook | None = None, ids: list[str] | None = None) -> list[Case]:
@@ -112,6 +116,8 @@ def _case(contract: DevContract, rule: Rule, held: list[int], parties: Spans) ->
                 + [i for i, c in enumerate(clauses) if 10 * i < 3 * len(clauses) and _RECITAL.match(c.text)],
                 default=-1)
     tops = _top_numbers(clauses)
+    number = _OPENING_NUMBER.match(placement.apply("The clause."))
+    taken = {m.group(1) for i in kept if (m := _OPENING_NUMBER.match(clauses[i].text))}
     home = held[0]
     place = ranges[home - 1][1] if home else ranges[0][0]
     total = max(ranges[-1][1], 1)
@@ -121,7 +127,8 @@ def _case(contract: DevContract, rule: Rule, held: list[int], parties: Spans) ->
         same_section=tops[after] is not None and tops[after] == tops[home],
         baseline_same_section=tops[baseline] is not None and tops[baseline] == tops[home],
         distance=abs(ranges[after][1] - place) / total, baseline_distance=abs(ranges[baseline][1] - place) / total,
-        in_signatures=after >= signatures, in_front_matter=after <= front)
+        in_signatures=after >= signatures, in_front_matter=after <= front,
+        number_taken=number is not None and number.group(1) in taken)
 
 
 def _top_numbers(clauses: Sequence[Clause]) -> list[str | None]:
@@ -146,6 +153,7 @@ def summary(cases: list[Case]) -> dict[str, float | int]:
         "median_distance": round(100 * statistics.median(c.distance for c in cases), 1) if cases else 0.0,
         "in_signatures": sum(c.in_signatures for c in cases),
         "in_front_matter": sum(c.in_front_matter for c in cases),
+        "numbers_taken": sum(c.number_taken for c in cases),
         "baseline_same_section": round(100 * sum(c.baseline_same_section for c in cases) / n, 1),
         "baseline_near": round(100 * sum(c.baseline_distance <= NEAR for c in cases) / n, 1),
         "baseline_median_distance": (round(100 * statistics.median(c.baseline_distance for c in cases), 1)

@@ -31,6 +31,12 @@ def test_no_clause_is_proposed_in_the_signatures_or_the_front_matter(cases):
     assert [c for c in cases if c.in_signatures or c.in_front_matter] == []
 
 
+def test_no_inserted_clause_repeats_a_number_the_contract_has(cases):
+    # two of the slice's filings run the witness line into their last clause ("16. Counterparts ... IN WITNESS
+    # WHEREOF"): the clause goes before it, and "16." stays that clause's number
+    assert [c for c in cases if c.number_taken] == []
+
+
 def test_clauses_go_back_near_where_their_drafters_had_them(cases):
     figures = summary(cases)
     # measured: 42.9% in the drafter's section (appending: 14.3%), 30.6% within 5% of the contract (2.0%),

@@ -54,11 +54,15 @@ def test_signature_blocks_as_filings_write_them_end_the_body(block):
     assert start_of([*BODY, *block]) == LAST_CLAUSE + 1
 
 
-def test_a_witness_line_run_into_the_last_clause_takes_that_paragraph_with_it():
+def test_a_witness_line_run_into_the_last_clause_takes_that_paragraph_with_it(playbook):
     rows = [*BODY[:-1], ("5. Counterparts. This Agreement may be executed in counterparts. IN WITNESS WHEREOF, "
                          "the parties have executed this Agreement.", None, None)]
     assert start_of(rows) == LAST_CLAUSE
     assert start_of([(rows[-1][0], None, None), *BODY[1:]]) == len(BODY)  # at the top it is no signature block
+    # the missing clause goes before that paragraph, and "5." is still its number: the new one is "4A."
+    placement = place_missing(build_document(make_clauses(rows)), playbook.rule("governing-law"))
+    assert placement.after == LAST_CLAUSE - 1
+    assert placement.apply("This Agreement is governed by the laws of Delaware.").startswith("4A. ")
 
 
 @pytest.mark.parametrize("rows", [
