@@ -28,7 +28,8 @@ _BOILERPLATE_TITLE = re.compile(
     r"\b(?:general|miscellaneous|boilerplate|entire agreement|severab\w*|waivers?|counterparts|notices?|governing law"
     r"|jurisdiction|law and jurisdiction|amendments?|variations?|third[- ]party rights|no partnership|relationship of"
     r" the parties|further assurances?|announcements|costs and expenses|survival|assignment|force majeure"
-    r"|disputes?)\b",
+    r"|disputes?|headings|captions|construction|language|integration|independent contractors?|successors"
+    r"|binding effect|expenses|attorneys'? fees|publicity|cumulative remedies|no third[- ]party beneficiar\w*)\b",
     re.IGNORECASE,
 )
 _DEFINITIONS_TITLE = re.compile(r"\b(?:definitions?|interpretation|defined terms)\b", re.IGNORECASE)
@@ -55,10 +56,15 @@ _ENTERED_INTO = re.compile(r"^\W*this (?:agreement|deed) has been (?:entered int
 _TOC_ENTRY = re.compile(r"(?:\t|\.{3,}|…)\s*\d{1,4}\s*$")
 _CONTENTS_TITLE = re.compile(r"^\W*(?:table of contents\b|contents\W*$)", re.IGNORECASE)
 # A table of contents flattened into one paragraph: "Section 1.02 Accounting Terms 4 ARTICLE II ... 5".
+# ... or without the keywords: "8.9 Material Intellectual Property Agreements 11 8.10 Royalties 11 ..."
+_CONTENTS_NUMBERED = re.compile(r"\b\d+(?:\.\d+)+\s+[A-Z][^;:.]{2,60}?\s\d{1,3}(?=\s|$)")
 _CONTENTS_RUN = re.compile(r"\b(?:section|article)\s+[\dIVX]+(?:\.\d+)*\.?\s+[A-Z][^;:]{2,80}?\s\d{1,3}(?=\s|$)",
                            re.IGNORECASE)
 _FRONT_SCAN = 80  # front matter is at the top of a contract
-_RUN_IN = re.compile(r"^([A-Z][\w'’&,/ -]{1,60}?)[.:]\s+\S")
+_RUN_IN = re.compile(r"^([A-Z][\w'’&,;/ -]{1,60}?)[.:]\s+\S")
+# A capitals title run into its clause by a conversion: "MISCELLANEOUS 15.1 Governing Law ...",
+# "TRANSFER TAXES All transfer ...".
+_CAPS_RUN_IN = re.compile(r"^((?:[A-Z][A-Z'’&,;/-]*\s+){0,6}[A-Z][A-Z'’&,;/-]{2,})\s+(?=\d+(?:\.\d+)+\s|[A-Z][a-z])")
 _VERB = re.compile(r"\b(?:shall|must|will|may|is|are|agrees?|means)\b", re.IGNORECASE)  # a sentence, not a title
 
 
@@ -103,7 +109,7 @@ class Outline:
         text = after_number(self.doc.clauses[unit.start].text, self.numbers[unit.start]).strip()
         if self.doc.is_heading[unit.start]:
             return text
-        m = _RUN_IN.match(text)
+        m = _RUN_IN.match(text) or _CAPS_RUN_IN.match(text)
         return m.group(1) if m and len(m.group(1).split()) <= 6 and not _VERB.search(m.group(1)) else ""
 
     def kinds(self, unit: Unit) -> frozenset[Category]:
@@ -176,7 +182,8 @@ def _operative_end(doc: Document, first: int) -> int:
 
 def _contents(text: str) -> bool:
     """Whether a paragraph is (part of) a table of contents."""
-    return bool(_CONTENTS_TITLE.match(text) or _TOC_ENTRY.search(text) or len(_CONTENTS_RUN.findall(text)) >= 2)
+    return bool(_CONTENTS_TITLE.match(text) or _TOC_ENTRY.search(text) or len(_CONTENTS_RUN.findall(text)) >= 2
+                or len(_CONTENTS_NUMBERED.findall(text)) >= 3)
 
 
 def _front_matter(doc: Document, i: int) -> bool:
@@ -187,7 +194,10 @@ def _front_matter(doc: Document, i: int) -> bool:
         return True
     if _TOC_ENTRY.search(clause.text) or _FRONT_HEADING.match(text) or (i < _FILING_TOP and _FILING_LABEL.match(text)):
         return True
-    return bool(_FRONT_TEXT.search(text)) and not NUMBER.match(text) and not doc.is_heading[i]
+    if NUMBER.match(text) or doc.is_heading[i]:
+        return False
+    title = _CAPS_RUN_IN.match(text)  # "SUPPLY AGREEMENT This Supply Agreement is made ...": the title run in
+    return bool(_FRONT_TEXT.search(text) or (title and _FRONT_TEXT.search(text[title.end():])))
 
 
 def _build(doc: Document, numbers: Sequence[Number | None], first: int, last: int) -> list[Unit]:

@@ -18,6 +18,9 @@ the placement code:
   its wording;
 * **in the front matter**: not after the last paragraph naming the parties
   (CUAD's Parties spans in the first fifth) or holding a recital ("WHEREAS");
+* **after a general provision**: a substantive clause (not governing law or
+  assignment) proposed right after "Counterparts", "Headings", "Notices" or
+  another boilerplate clause, when the drafter's place was not after one;
 * **a number taken**: the typed number the inserted clause opens with ("16.",
   "9.14") is one a paragraph of the contract already opens with.
 
@@ -61,6 +64,11 @@ NEAR = 0.05  # "near the drafter's place": within 5% of the contract's character
 
 _SIGNATURE = re.compile(r"IN WITNESS WHEREOF|/s/|^\W*(?:By|Name|Title|Signature|Its)\s*:", re.IGNORECASE)
 _RECITAL = re.compile(r"^\W*WHEREAS\b", re.IGNORECASE)
+_GENERAL = re.compile(
+    r"^\W*(?:(?:section|article)\s+)?[\dIVX.]*\s*(?:counterparts|entire agreement|integration|severab|waiver|amendment"
+    r"|notices?|governing law|headings|further assurances|miscellaneous|general|independent contractor|relationship of"
+    r"|force majeure|assignment|successors|attorneys'? fees|language|construction|interpretation)", re.IGNORECASE)
+_OWN_GENERAL = frozenset({C.GOVERNING_LAW, C.ASSIGNMENT})  # clauses that are themselves general provisions
 _OPENING_NUMBER = re.compile(r"^\s*(?:(?:ARTICLE|Article|SECTION|Section)\s+)?(\d{1,3}[A-Z]?(?:\.\d+[A-Z]?)*)\.?\s")
 _TOP = re.compile(r"^\s*(?:(?:ARTICLE|Article|SECTION|Section)\s+)?(\d{1,2}|[IVX]{1,5})(?:\.\d+)*\.?\s+\S")
 
@@ -81,6 +89,7 @@ class Case:
     baseline_distance: float
     in_signatures: bool
     in_front_matter: bool
+    after_general: bool
     number_taken: bool
 
 
@@ -128,6 +137,8 @@ def _case(contract: DevContract, rule: Rule, held: list[int], parties: Spans) ->
         baseline_same_section=tops[baseline] is not None and tops[baseline] == tops[home],
         distance=abs(ranges[after][1] - place) / total, baseline_distance=abs(ranges[baseline][1] - place) / total,
         in_signatures=after >= signatures, in_front_matter=after <= front,
+        after_general=(rule.category not in _OWN_GENERAL and bool(_GENERAL.match(clauses[after].text))
+                       and not (home and _GENERAL.match(clauses[home - 1].text))),
         number_taken=number is not None and number.group(1) in taken)
 
 
@@ -153,6 +164,7 @@ def summary(cases: list[Case]) -> dict[str, float | int]:
         "median_distance": round(100 * statistics.median(c.distance for c in cases), 1) if cases else 0.0,
         "in_signatures": sum(c.in_signatures for c in cases),
         "in_front_matter": sum(c.in_front_matter for c in cases),
+        "after_general": sum(c.after_general for c in cases),
         "numbers_taken": sum(c.number_taken for c in cases),
         "baseline_same_section": round(100 * sum(c.baseline_same_section for c in cases) / n, 1),
         "baseline_near": round(100 * sum(c.baseline_distance <= NEAR for c in cases) / n, 1),

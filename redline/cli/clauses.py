@@ -195,7 +195,7 @@ def add_clauses_placement(sub: argparse._SubParsersAction) -> None:
 
 def run_clauses_placement(args: argparse.Namespace) -> int:
     """Per playbook category and in all: same section, near, median distance, signature and front-matter
-    insertions and numbers already taken, beside the append-before-the-signatures baseline."""
+    insertions, substantive clauses after a general provision and numbers already taken, beside the append-before-the-signatures baseline."""
     _dataset(args.data)
     from dataclasses import asdict
 
@@ -209,10 +209,10 @@ def run_clauses_placement(args: argparse.Namespace) -> int:
                          indent=1))
         return EXIT_OK
     print(f"{'category':<26} {'cases':>5} {'same section':>12} {'near':>6} {'median':>7} {'signatures':>10} "
-          f"{'front':>5} {'taken':>5}   baseline: {'same':>5} {'near':>6} {'median':>7}")
+          f"{'front':>5} {'after general':>13} {'taken':>5}   baseline: {'same':>5} {'near':>6} {'median':>7}")
     for name, r in [*rows.items(), ("all", summary(cases))]:
         print(f"{name:<26} {r['cases']:>5} {r['same_section']:>11.1f}% {r['near']:>5.1f}% {r['median_distance']:>6.1f}% "
-              f"{r['in_signatures']:>10} {r['in_front_matter']:>5} {r['numbers_taken']:>5}   "
+              f"{r['in_signatures']:>10} {r['in_front_matter']:>5} {r['after_general']:>13} {r['numbers_taken']:>5}   "
               f"{r['baseline_same_section']:>14.1f}% "
               f"{r['baseline_near']:>5.1f}% {r['baseline_median_distance']:>6.1f}%")
     return EXIT_OK

@@ -100,3 +100,25 @@ def test_a_filing_label_a_flattened_contents_and_a_styled_clause_do_not_swallow_
     # the contents, or at the end of a "Termination" section holding clauses 3 to 5
     assert doc.clauses[placement.after].text.startswith("3. Warranty.")
     assert placement.reason == "related:warranties"
+
+
+def test_run_in_capitals_titles_mark_the_general_provisions_and_the_preamble(playbook):
+    rows: list[Row] = [
+        ("TABLE OF CONTENTS", None, None),
+        ("Page 1.1 Supply 2 1.2 Delivery 2 1.3 Acceptance 3 2.1 Price 3 15.1 Governing Law 9", None, None),
+        ("SUPPLY AGREEMENT This Supply Agreement is made and entered into by and between Acme Inc. and Widget "
+         "LLC.", None, None),
+        ("1. SUPPLY 1.1 Supply. Widget shall supply the Products to Acme in the quantities Acme orders.", None, None),
+        ("1.2 Delivery. Widget shall deliver the Products to Acme's warehouse.", None, None),
+        ("2. PRICE 2.1 Price. Acme shall pay the prices in Exhibit A within thirty days of each invoice.", None, None),
+        ("3. MISCELLANEOUS 3.1 Governing Law; Language. This Agreement is governed by the laws of Delaware.",
+         None, None),
+        ("3.2 Counterparts; PDF. This Agreement may be executed in counterparts.", None, None),
+        ("Section 4. Headings; Interpretation. The headings are for convenience only.", None, None),
+    ]
+    doc = build_document(make_clauses(rows))
+    placement = place_missing(doc, playbook.rule("limitation-of-liability"))
+    # a new section after the last substantive one (2. PRICE), not after "Counterparts" or "Headings", and
+    # never beside the preamble, whose run-in title "SUPPLY AGREEMENT" is no supply section
+    assert placement.reason == "before_general"
+    assert doc.clauses[placement.after].text.startswith("2. PRICE")
