@@ -31,6 +31,7 @@ _OPENER = re.compile(
     r"|remainder of (?:this )?page|signed\s+(?:by|for|on behalf)|executed\s+(?:by|as a deed)|for and on behalf of)\b",
     re.IGNORECASE)
 _LABEL = re.compile(r"(?:^|\s)(by|name|title|signature|signed|its|printed name|print name)\s*:", re.IGNORECASE)
+_SIGNING = frozenset({"by", "signature", "signed"})  # a run of labels with no signing line is an address
 _SIGNED = re.compile(r"/s/|\bby:\s*[_-]{3,}", re.IGNORECASE)
 # Filings converted to Word often run the "IN WITNESS" line into the last clause's paragraph: in the second
 # half of the contract such a paragraph already belongs to the signature block (the missing clause goes before it).
@@ -62,15 +63,20 @@ def signature_start(clauses: Sequence[Clause], is_heading: Sequence[bool]) -> in
 
 
 def _signatory(clauses: Sequence[Clause], i: int) -> bool:
-    """Whether paragraph ``i`` opens a run of signatory lines: signed ("By: /s/", "By: ____"), or a
-    label line ("Name:", "Title:") with a second kind of label in it or in the next few paragraphs."""
+    """Whether paragraph ``i`` opens a run of signatory lines: signed ("By: /s/", "By: ____"), a label
+    given once per party side by side ("Title: CEO Title: President"), or a label line ("Name:") with a
+    signing label ("By:", "Signature:") in the next few paragraphs. "Name:" and "Title:" alone may be a
+    notice address."""
     text = clauses[i].text
     if _SIGNED.search(text):
         return True
     if not _LABEL.match(text):
         return False
+    labels = [m.group(1).lower() for m in _LABEL.finditer(text)]
+    if len(labels) > len(set(labels)):
+        return True  # "Title: CEO Title: President": one label per party, side by side
     kinds = {m.group(1).lower() for c in clauses[i: i + _WINDOW] for m in _LABEL.finditer(c.text)}
-    return len(kinds) >= 2 or len(_LABEL.findall(text)) >= 2
+    return len(kinds) >= 2 and bool(kinds & _SIGNING)
 
 
 def _captions_before(clauses: Sequence[Clause], i: int) -> int:

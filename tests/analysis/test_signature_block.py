@@ -68,6 +68,8 @@ def test_a_witness_line_run_into_the_last_clause_takes_that_paragraph_with_it(pl
 @pytest.mark.parametrize("rows", [
     BODY,  # "Attention:" and "Telephone:" in a notices clause are no signatory lines
     [*BODY, ("Name: Acme Inc.", None, None), ("Address: 1 Main Street", None, None)],  # one kind of label: no block
+    # a notice address set out in label lines, before the clauses that follow it: no signing line, no block
+    [*BODY[:-1], ("Name: Acme Inc.", None, None), ("Title: General Counsel", None, None), BODY[-1]],
     [("EXECUTION VERSION", "Heading 1", 1), *BODY],  # a draft label at the top, not the execution page
 ])
 def test_what_is_not_a_signature_block(rows):
