@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from .categories import Category, classify_heading
 from .clause_numbers import ITEM, NUMBER, Number, after_number, parse_number
+from .clauses import Clause
 from .document import Document
 
 C = Category
@@ -28,7 +29,7 @@ _BOILERPLATE_TITLE = re.compile(
     r"\b(?:general|miscellaneous|boilerplate|entire agreement|severab\w*|waivers?|counterparts|notices?|governing law"
     r"|jurisdiction|law and jurisdiction|amendments?|variations?|third[- ]party rights|no partnership|relationship of"
     r" the parties|further assurances?|announcements|costs and expenses|survival|assignment|force majeure"
-    r"|disputes?|headings|captions|construction|language|integration|independent contractors?|successors"
+    r"|disputes?|headings|captions|construction|language|integration|independent contractors?|successors|assignability"
     r"|binding effect|expenses|attorneys'? fees|publicity|cumulative remedies|no third[- ]party beneficiar\w*)\b",
     re.IGNORECASE,
 )
@@ -50,10 +51,14 @@ _FRONT_TEXT = re.compile(
 # The filing's exhibit label on a line of its own at the top ("Exhibit 10.1", "EX-10.2"): not a section.
 _FILING_LABEL = re.compile(r"^\W*ex(?:hibit)?[\s.-]*\d+(?:\.\d+)*[a-z]?\W*$", re.IGNORECASE)
 _FILING_TOP = 3
-_SCHEDULE = re.compile(r"^\W*(?:\d{1,3}\s+)?(?:schedule|annex|annexure|appendix|exhibit|attachment)\s+(?:\d+|[A-Z]|[IVX]+)\b",
-                       re.IGNORECASE)
+_GROUP_HEADING = re.compile(r"^\W*(?:part|chapter|title|division|schedule)\b|\b(?:general|miscellaneous"
+                            r"|provisions|terms|conditions|boilerplate)\b", re.IGNORECASE)
+_SCHEDULE = re.compile(r"^\W*(?:\d{1,3}\s+(?=\S+\s+\S+(?:\s+(?-i:[A-Z]{2,})|\s*$)))?(?:schedule|annex|annexure|appendix|exhibit"
+                       r"|attachment)\s+(?:\d+|[A-Z]|[IVX]+)\b", re.IGNORECASE)
 _ENTERED_INTO = re.compile(r"^\W*this (?:agreement|deed) has been (?:entered into|executed)", re.IGNORECASE)
 _TOC_ENTRY = re.compile(r"(?:\t|\.{3,}|…)\s*\d{1,4}\s*$")
+_TOC_TAIL = 40
+_OBLIGATION = re.compile(r"\b(?:shall|must|agrees?|hereby)\b", re.IGNORECASE)
 _CONTENTS_TITLE = re.compile(r"^\W*(?:table of contents\b|contents\W*$)", re.IGNORECASE)
 # A table of contents flattened into one paragraph: "Section 1.02 Accounting Terms 4 ARTICLE II ... 5".
 # ... or without the keywords: "8.9 Material Intellectual Property Agreements 11 8.10 Royalties 11 ..."
@@ -64,7 +69,7 @@ _FRONT_SCAN = 80  # front matter is at the top of a contract
 _RUN_IN = re.compile(r"^([A-Z][\w'’&,;/ -]{1,60}?)[.:]\s+\S")
 # A capitals title run into its clause by a conversion: "MISCELLANEOUS 15.1 Governing Law ...",
 # "TRANSFER TAXES All transfer ...".
-_CAPS_RUN_IN = re.compile(r"^((?:[A-Z][A-Z'’&,;/-]*\s+){0,6}[A-Z][A-Z'’&,;/-]{2,})\s+(?=\d+(?:\.\d+)+\s|[A-Z][a-z])")
+_CAPS_RUN_IN = re.compile(r"^((?:[A-Z][A-Z'’&,;/-]*\s+){0,6}[A-Z][A-Z'’&;/-]{2,})\s+(?=\d+(?:\.\d+)+\s|[A-Z][a-z])")
 _VERB = re.compile(r"\b(?:shall|must|will|may|is|are|agrees?|means)\b", re.IGNORECASE)  # a sentence, not a title
 
 
@@ -109,7 +114,7 @@ class Outline:
         text = after_number(self.doc.clauses[unit.start].text, self.numbers[unit.start]).strip()
         if self.doc.is_heading[unit.start]:
             return text
-        m = _RUN_IN.match(text) or _CAPS_RUN_IN.match(text)
+        m = _RUN_IN.match(text) or _caps_title(text)
         return m.group(1) if m and len(m.group(1).split()) <= 6 and not _VERB.search(m.group(1)) else ""
 
     def kinds(self, unit: Unit) -> frozenset[Category]:
@@ -159,8 +164,7 @@ def _operative_start(doc: Document) -> int:
     scan = range(min(len(clauses), _FRONT_SCAN, doc.body_end + 1))
     start = next((i + 1 for i in scan if _AGREED.search(clauses[i].text) and not NUMBER.match(clauses[i].text)
                   and len(clauses[i].text) < 400), 0)
-    # A table of contents is front matter wherever the scan finds it, even after a cover line it does not know.
-    start = max([start, *(i + 1 for i in scan if _contents(clauses[i].text))])
+    start = max(start, _contents_end(clauses, scan))
     while start < doc.body_end and _front_matter(doc, start):
         start += 1
     return start
@@ -180,10 +184,40 @@ def _operative_end(doc: Document, first: int) -> int:
     return doc.body_end
 
 
+def _caps_title(text: str) -> re.Match[str] | None:
+    """A capitals title run into its clause: two words or more, or one that names a kind of clause
+    ("MISCELLANEOUS 15.1 ..."); "ACME Corporation shall ..." or "LICENSEE Agrees ..." is a sentence."""
+    m = _CAPS_RUN_IN.match(text)
+    if m and (len(m.group(1).split()) >= 2 or classify_heading(m.group(1)) or _BOILERPLATE_TITLE.search(m.group(1))):
+        return m
+    return None
+
+
+def _contents_end(clauses: Sequence[Clause], scan: range) -> int:
+    """One past the last paragraph of a table of contents at the top (0: none), found even after a cover
+    line the front-matter test does not know; the search ends where the operative part begins."""
+    end = 0
+    for i in scan:
+        text = clauses[i].text
+        if _contents(text):
+            end = i + 1
+        elif _AGREED.search(text) or (NUMBER.match(text) and _OBLIGATION.search(text)):
+            break
+    return end
+
+
 def _contents(text: str) -> bool:
-    """Whether a paragraph is (part of) a table of contents."""
-    return bool(_CONTENTS_TITLE.match(text) or _TOC_ENTRY.search(text) or len(_CONTENTS_RUN.findall(text)) >= 2
+    """Whether a paragraph is (part of) a table of contents: no obligations, entries with page numbers."""
+    if _OBLIGATION.search(text):
+        return False
+    return bool(_CONTENTS_TITLE.match(text) or _toc_entry(text) or len(_CONTENTS_RUN.findall(text)) >= 2
                 or len(_CONTENTS_NUMBERED.findall(text)) >= 3)
+
+
+def _toc_entry(text: str) -> bool:
+    """A contents line: a title, a tab or dot leader and a page number. Only the end is searched, so a
+    paragraph of 20,000 dots costs nothing."""
+    return bool(_TOC_ENTRY.search(text[-_TOC_TAIL:]))
 
 
 def _front_matter(doc: Document, i: int) -> bool:
@@ -192,11 +226,11 @@ def _front_matter(doc: Document, i: int) -> bool:
     style = (clause.style or "").strip().lower()
     if clause.heading_level == 0 or style in {"title", "subtitle"} or style.startswith("toc"):
         return True
-    if _TOC_ENTRY.search(clause.text) or _FRONT_HEADING.match(text) or (i < _FILING_TOP and _FILING_LABEL.match(text)):
+    if _toc_entry(clause.text) or _FRONT_HEADING.match(text) or (i < _FILING_TOP and _FILING_LABEL.match(text)):
         return True
     if NUMBER.match(text) or doc.is_heading[i]:
         return False
-    title = _CAPS_RUN_IN.match(text)  # "SUPPLY AGREEMENT This Supply Agreement is made ...": the title run in
+    title = _caps_title(text)  # "SUPPLY AGREEMENT This Supply Agreement is made ...": the title run in
     return bool(_FRONT_TEXT.search(text) or (title and _FRONT_TEXT.search(text[title.end():])))
 
 
@@ -218,12 +252,12 @@ def _build(doc: Document, numbers: Sequence[Number | None], first: int, last: in
         clause = doc.clauses[i]
         if clause.heading_level == 0 or (clause.style or "").strip().lower() in {"title", "subtitle"}:
             continue
-        rank = None if clause.in_table or _TOC_ENTRY.search(clause.text) else _rank(doc, i, numbers[i])
+        rank = None if clause.in_table or _toc_entry(clause.text) else _rank(doc, i, numbers[i])
         if rank is None:
             if not stack:
                 roots.append(Unit(i, i, None, None, ()))
             continue
-        while stack and (stack[-1][1] >= rank or _holds_a_peer(stack[-1], rank)):
+        while stack and (stack[-1][1] >= rank or _holds_a_peer(doc, stack[-1], rank)):
             close(i - 1)
         stack.append((i, rank, numbers[i], []))
     while stack:
@@ -233,11 +267,15 @@ def _build(doc: Document, numbers: Sequence[Number | None], first: int, last: in
     return roots
 
 
-def _holds_a_peer(entry: tuple[int, tuple[int, int], Number | None, list[Unit]], rank: tuple[int, int]) -> bool:
+def _holds_a_peer(doc: Document, entry: tuple[int, tuple[int, int], Number | None, list[Unit]],
+                  rank: tuple[int, int]) -> bool:
     """Whether an open heading already holds a top-level numbered clause and ``rank`` opens another: a
     heading over one numbered clause is that clause's title ("Termination" over "10."), not a section
-    holding "11.", "12." and the rest of the contract (converted filings style such lines as headings)."""
-    return entry[1][0] == 0 and rank == (1, 1) and any(child.rank == (1, 1) for child in entry[3])
+    holding "11.", "12." and the rest of the contract (converted filings style such lines as headings). An
+    unnumbered heading that groups clauses ("PART B - GENERAL", "MISCELLANEOUS PROVISIONS") holds them all;
+    a numbered one ("ARTICLE 3") never holds "4" and "7" besides its own."""
+    return (entry[1][0] == 0 and rank == (1, 1) and any(child.rank == (1, 1) for child in entry[3])
+            and (entry[2] is not None or not _GROUP_HEADING.search(doc.clauses[entry[0]].text)))
 
 
 def _rank(doc: Document, i: int, number: Number | None) -> tuple[int, int] | None:
@@ -255,7 +293,7 @@ def _number_of(doc: Document, i: int) -> Number | None:
     clause = doc.clauses[i]
     if clause.list_label:
         return parse_number(clause.list_label, typed=False)
-    if clause.in_table or _TOC_ENTRY.search(clause.text):
+    if clause.in_table or _toc_entry(clause.text):
         return None
     return parse_number(clause.text, typed=True)
 

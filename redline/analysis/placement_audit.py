@@ -108,16 +108,17 @@ def measure(data: str | Path, *, playbook: Playbook | None = None, ids: list[str
         contract = read_dev_contract(data, cid)
         for category, cuad in PRIMARY.items():
             held = contract.holding(gold.get((cid, cuad), []))
-            if category in rules and held:
+            if category in rules and held and len(held) < len(contract.clauses):
                 cases.append(_case(contract, rules[category], held, gold.get((cid, "Parties"), [])))
     return cases
 
 
 def _case(contract: DevContract, rule: Rule, held: list[int], parties: Spans) -> Case:
     clauses, ranges = contract.clauses, contract.ranges
-    kept = [i for i in range(len(clauses)) if i not in set(held)]
+    gone = set(held)
+    kept = [i for i in range(len(clauses)) if i not in gone]
     placement = place_missing(build_document([clauses[i] for i in kept]), rule)
-    after = kept[min(max(placement.after, 0), len(kept) - 1)]
+    after = kept[min(placement.after, len(kept) - 1)] if placement.after >= 0 else -1  # -1: before everything
     signatures = next((i for i, c in enumerate(clauses) if 5 * i >= 2 * len(clauses) and _SIGNATURE.search(c.text)),
                       len(clauses))
     baseline = max((i for i in kept if i < signatures), default=kept[-1])
@@ -128,16 +129,19 @@ def _case(contract: DevContract, rule: Rule, held: list[int], parties: Spans) ->
     number = _OPENING_NUMBER.match(placement.apply("The clause."))
     taken = {m.group(1) for i in kept if (m := _OPENING_NUMBER.match(clauses[i].text))}
     home = held[0]
-    place = ranges[home - 1][1] if home else ranges[0][0]
-    total = max(ranges[-1][1], 1)
+
+    def end_of(i: int) -> int:  # where text inserted after paragraph i starts (-1: the top)
+        return ranges[i][1] if i >= 0 else ranges[0][0]
+
+    place, total = end_of(home - 1), max(ranges[-1][1], 1)
     return Case(
         contract=contract.id, category=rule.category.value, reason=placement.reason, home=home, after=after,
         baseline=baseline,
-        same_section=tops[after] is not None and tops[after] == tops[home],
+        same_section=after >= 0 and tops[after] is not None and tops[after] == tops[home],
         baseline_same_section=tops[baseline] is not None and tops[baseline] == tops[home],
-        distance=abs(ranges[after][1] - place) / total, baseline_distance=abs(ranges[baseline][1] - place) / total,
+        distance=abs(end_of(after) - place) / total, baseline_distance=abs(end_of(baseline) - place) / total,
         in_signatures=after >= signatures, in_front_matter=after <= front,
-        after_general=(rule.category not in _OWN_GENERAL and bool(_GENERAL.match(clauses[after].text))
+        after_general=(after >= 0 and rule.category not in _OWN_GENERAL and bool(_GENERAL.match(clauses[after].text))
                        and not (home and _GENERAL.match(clauses[home - 1].text))),
         number_taken=number is not None and number.group(1) in taken)
 

@@ -76,6 +76,32 @@ def test_what_is_not_a_signature_block(rows):
     assert start_of(rows) == len(rows)
 
 
+@pytest.mark.parametrize("line", [
+    "The foregoing limitations shall not apply except as otherwise agreed by the parties.",
+    "Costs such as witness fees shall be borne by each party.",
+    "The manual is at https://www.dropbox.com/s/abc123/manual.pdf and forms part of the Specification.",
+    "By: hand delivery to the address above, or by: courier, at the sender's choice.",
+    "Signed by both parties, this Agreement shall take effect on the date of the last signature.",
+    "For and on behalf of the Customer, the Agent shall place the orders.",
+])
+def test_clauses_that_read_like_a_block_are_not_one(line):
+    rows = [*BODY[:-1], (line, None, None), BODY[-1]]
+    assert start_of(rows) == len(rows)
+
+
+def test_a_notice_address_in_label_lines_is_not_a_block_even_with_by_nearby():
+    rows = [*BODY[:-1], ("Name: John Smith", None, None), ("Title: General Counsel", None, None),
+            ("Any notice given by: email is deemed received on the next business day.", None, None), BODY[-1]]
+    assert start_of(rows) == len(rows)
+
+
+def test_the_block_takes_the_party_names_above_it_but_no_sentence():
+    rows = [*BODY[:2], ("Governing Law", None, None), ("This Agreement is governed by the laws of New York.", None, None),
+            ("Entire Agreement", None, None), ("This Agreement is the entire agreement of the parties.", None, None),
+            ("ACME CORP.", None, None), ("By: /s/ Jane Roe", None, None)]
+    assert start_of(rows) == 6  # "ACME CORP.", not the two lines of the entire-agreement clause
+
+
 def test_a_missing_clause_goes_before_a_block_without_in_witness(playbook):
     rows = [*BODY, ("ACME INC. WIDGET LLC", None, None), ("By: /s/ Jane Roe By: /s/ John Doe", None, None),
             ("Title: CEO Title: President", None, None), ("EXHIBIT A", None, None),
@@ -124,3 +150,29 @@ def test_run_in_capitals_titles_mark_the_general_provisions_and_the_preamble(pla
     # never beside the preamble, whose run-in title "SUPPLY AGREEMENT" is no supply section
     assert placement.reason == "before_general"
     assert doc.clauses[placement.after].text.startswith("2. PRICE")
+
+
+def test_a_contents_line_or_a_cross_reference_in_the_body_does_not_move_the_operative_start(playbook):
+    from redline.analysis.contract_outline import Outline
+
+    plain = Outline(build_document(make_clauses(BODY))).first
+    for line in ["9. Payment Date\t15",
+                 "5. The Supplier shall meet 4.2 Delivery within 10 days, 5.1 Acceptance within 15 days and "
+                 "6.3 Invoicing within 30 days."]:
+        rows = [*BODY[:4], (line, None, None), *BODY[4:]]
+        assert Outline(build_document(make_clauses(rows))).first == plain
+
+
+def test_an_unnumbered_part_heading_holds_all_its_clauses(playbook):
+    rows: list[Row] = [
+        *BODY[:2],
+        ("PART A - COMMERCIAL TERMS", "Heading 1", 1),
+        *BODY[2:5],
+        ("PART B - GENERAL", "Heading 1", 1),
+        ("4. Notices. Notices shall be in writing.", None, None),
+        BODY[-1],
+    ]
+    doc = build_document(make_clauses(rows))
+    placement = place_missing(doc, playbook.rule("governing-law"))
+    assert doc.clauses[placement.after].text.startswith("5. Counterparts.")  # at the end of Part B
+    assert placement.apply("X.").startswith("6. ")
