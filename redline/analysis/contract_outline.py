@@ -69,6 +69,8 @@ _FRONT_SCAN = 80  # front matter is at the top of a contract
 _RUN_IN = re.compile(r"^([A-Z][\w'’&,;/ -]{1,60}?)[.:]\s+\S")
 # A capitals title run into its clause by a conversion: "MISCELLANEOUS 15.1 Governing Law ...",
 # "TRANSFER TAXES All transfer ...".
+# A title run into its first sub-clause without a full stop: "9. Miscellaneous 9.1 Notices ...".
+_SUB_RUN_IN = re.compile(r"^([A-Z][\w'’&,;/ -]{1,60}?)\s+(\d+(?:\.\d+)+)\.?\s")
 _CAPS_RUN_IN = re.compile(r"^((?:[A-Z][A-Z'’&,;/-]*\s+){0,6}[A-Z][A-Z'’&;/-]{2,})\s+(?=\d+(?:\.\d+)+\s|[A-Z][a-z])")
 _VERB = re.compile(r"\b(?:shall|must|will|may|is|are|agrees?|means)\b", re.IGNORECASE)  # a sentence, not a title
 
@@ -114,7 +116,7 @@ class Outline:
         text = after_number(self.doc.clauses[unit.start].text, self.numbers[unit.start]).strip()
         if self.doc.is_heading[unit.start]:
             return text
-        m = _RUN_IN.match(text) or _caps_title(text)
+        m = _RUN_IN.match(text) or _caps_title(text) or _sub_title(text, self.numbers[unit.start])
         return m.group(1) if m and len(m.group(1).split()) <= 6 and not _VERB.search(m.group(1)) else ""
 
     def kinds(self, unit: Unit) -> frozenset[Category]:
@@ -182,6 +184,14 @@ def _operative_end(doc: Document, first: int) -> int:
         if schedule or _ENTERED_INTO.match(text):
             return i - 1
     return doc.body_end
+
+
+def _sub_title(text: str, number: Number | None) -> re.Match[str] | None:
+    """A title run into the clause's own first sub-clause ("Miscellaneous 9.1 Notices ..." under "9.")."""
+    m = _SUB_RUN_IN.match(text)
+    if m and number is not None and m.group(2).startswith(".".join(number.parts) + "."):
+        return m
+    return None
 
 
 def _caps_title(text: str) -> re.Match[str] | None:

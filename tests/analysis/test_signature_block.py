@@ -176,3 +176,19 @@ def test_an_unnumbered_part_heading_holds_all_its_clauses(playbook):
     placement = place_missing(doc, playbook.rule("governing-law"))
     assert doc.clauses[placement.after].text.startswith("5. Counterparts.")  # at the end of Part B
     assert placement.apply("X.").startswith("6. ")
+
+
+def test_a_title_run_into_its_first_sub_clause_names_the_section(playbook):
+    rows: list[Row] = [
+        *BODY[:2],
+        ("1. Supply 1.1 Widget shall supply the Products to Acme in the quantities Acme orders.", None, None),
+        ("1.2 Widget shall deliver the Products to Acme's warehouse.", None, None),
+        ("2. Price 2.1 Acme shall pay the prices in Exhibit A within thirty days of each invoice.", None, None),
+        ("3. Miscellaneous 3.1 Each party shall keep records of its performance for two years.", None, None),
+        ("3.2 Each party shall bear its own costs of entering into this Agreement.", None, None),
+    ]
+    doc = build_document(make_clauses(rows))
+    placement = place_missing(doc, playbook.rule("limitation-of-liability"))
+    # "Miscellaneous" (run into 3.1) is the general provisions: the cap goes before them, after clause 2
+    assert placement.reason == "before_general"
+    assert doc.clauses[placement.after].text.startswith("2. Price")
