@@ -47,12 +47,12 @@ _FRONT_TEXT = re.compile(
     r"|is dated|dated)\b)|\((?:the\s+)?[\"“][^\"”]{1,40}[\"”]\)|\beach a [\"“]part",
     re.IGNORECASE,
 )
-# A page number run in from the page above may come first ("14 Appendix 1 ...").
 # The filing's exhibit label on a line of its own at the top ("Exhibit 10.1", "EX-10.2"): not a section.
 _FILING_LABEL = re.compile(r"^\W*ex(?:hibit)?[\s.-]*\d+(?:\.\d+)*[a-z]?\W*$", re.IGNORECASE)
 _FILING_TOP = 3
 _GROUP_HEADING = re.compile(r"^\W*(?:part|chapter|title|division|schedule)\b|\b(?:general|miscellaneous"
                             r"|provisions|terms|conditions|boilerplate)\b", re.IGNORECASE)
+# A page number run in from the page above may come first ("14 Appendix 1 SLINGER ...").
 _SCHEDULE = re.compile(r"^\W*(?:\d{1,3}\s+(?=\S+\s+\S+(?:\s+(?-i:[A-Z]{2,})|\s*$)))?(?:schedule|annex|annexure|appendix|exhibit"
                        r"|attachment)\s+(?:\d+|[A-Z]|[IVX]+)\b", re.IGNORECASE)
 _ENTERED_INTO = re.compile(r"^\W*this (?:agreement|deed) has been (?:entered into|executed)", re.IGNORECASE)
@@ -67,10 +67,10 @@ _CONTENTS_RUN = re.compile(r"\b(?:section|article)\s+[\dIVX]+(?:\.\d+)*\.?\s+[A-
                            re.IGNORECASE)
 _FRONT_SCAN = 80  # front matter is at the top of a contract
 _RUN_IN = re.compile(r"^([A-Z][\w'’&,;/ -]{1,60}?)[.:]\s+\S")
-# A capitals title run into its clause by a conversion: "MISCELLANEOUS 15.1 Governing Law ...",
-# "TRANSFER TAXES All transfer ...".
 # A title run into its first sub-clause without a full stop: "9. Miscellaneous 9.1 Notices ...".
 _SUB_RUN_IN = re.compile(r"^([A-Z][\w'’&,;/ -]{1,60}?)\s+(\d+(?:\.\d+)+)\.?\s")
+# A capitals title run into its clause by a conversion: "MISCELLANEOUS 15.1 Governing Law ...",
+# "TRANSFER TAXES All transfer ...".
 _CAPS_RUN_IN = re.compile(r"^((?:[A-Z][A-Z'’&,;/-]*\s+){0,6}[A-Z][A-Z'’&;/-]{2,})\s+(?=\d+(?:\.\d+)+\s|[A-Z][a-z])")
 _VERB = re.compile(r"\b(?:shall|must|will|may|is|are|agrees?|means)\b", re.IGNORECASE)  # a sentence, not a title
 
@@ -175,8 +175,8 @@ def _operative_start(doc: Document) -> int:
 def _operative_end(doc: Document, first: int) -> int:
     """Index of the last operative paragraph: before the signature block (``doc.body_end`` already stops
     there, :mod:`.signature_block`) and before schedules, annexes and exhibits, which some contracts put
-    ahead of their signatures (their clauses are not the contract's). An exhibit title run into its first paragraph
-    counts in the second half of the document (CUAD's filings often render them so)."""
+    ahead of their signatures (their clauses are not the contract's). An exhibit title run into its first
+    paragraph counts in the second half of the document (CUAD's filings often render them so)."""
     half = len(doc.clauses) // 2
     for i in range(first + 1, doc.body_end + 1):
         text = doc.clauses[i].text

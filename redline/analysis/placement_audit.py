@@ -106,28 +106,43 @@ def measure(data: str | Path, *, playbook: Playbook | None = None, ids: list[str
         if ids is not None and cid not in ids:
             continue
         contract = read_dev_contract(data, cid)
+        marks = _landmarks(contract, gold.get((cid, "Parties"), []))
         for category, cuad in PRIMARY.items():
             held = contract.holding(gold.get((cid, cuad), []))
             if category in rules and held and len(held) < len(contract.clauses):
-                cases.append(_case(contract, rules[category], held, gold.get((cid, "Parties"), [])))
+                cases.append(_case(contract, marks, rules[category], held))
     return cases
 
 
-def _case(contract: DevContract, rule: Rule, held: list[int], parties: Spans) -> Case:
-    clauses, ranges = contract.clauses, contract.ranges
+@dataclass(frozen=True, slots=True)
+class _Landmarks:
+    """What the judge reads off a contract once, whatever clause is taken out of it."""
+
+    signatures: int  # the first signatory line (len(clauses): none)
+    front: int  # the last paragraph of the parties block and recitals (-1: none)
+    tops: list[str | None]  # each clause's top-level section number
+    numbers: list[str | None]  # the number each clause opens with
+
+
+def _landmarks(contract: DevContract, parties: Spans) -> _Landmarks:
+    clauses = contract.clauses
+    n = len(clauses)
+    signatures = next((i for i, c in enumerate(clauses) if 5 * i >= 2 * n and _SIGNATURE.search(c.text)), n)
+    front = max([i for i in contract.holding(parties) if 5 * i < n]
+                + [i for i, c in enumerate(clauses) if 10 * i < 3 * n and _RECITAL.match(c.text)], default=-1)
+    numbers = [m.group(1) if (m := _OPENING_NUMBER.match(c.text)) else None for c in clauses]
+    return _Landmarks(signatures, front, _top_numbers(clauses), numbers)
+
+
+def _case(contract: DevContract, marks: _Landmarks, rule: Rule, held: list[int]) -> Case:
+    clauses, ranges, tops = contract.clauses, contract.ranges, marks.tops
     gone = set(held)
     kept = [i for i in range(len(clauses)) if i not in gone]
     placement = place_missing(build_document([clauses[i] for i in kept]), rule)
     after = kept[min(placement.after, len(kept) - 1)] if placement.after >= 0 else -1  # -1: before everything
-    signatures = next((i for i, c in enumerate(clauses) if 5 * i >= 2 * len(clauses) and _SIGNATURE.search(c.text)),
-                      len(clauses))
-    baseline = max((i for i in kept if i < signatures), default=kept[-1])
-    front = max([i for i in contract.holding(parties) if 5 * i < len(clauses)]
-                + [i for i, c in enumerate(clauses) if 10 * i < 3 * len(clauses) and _RECITAL.match(c.text)],
-                default=-1)
-    tops = _top_numbers(clauses)
+    baseline = max((i for i in kept if i < marks.signatures), default=kept[-1])
     number = _OPENING_NUMBER.match(placement.apply("The clause."))
-    taken = {m.group(1) for i in kept if (m := _OPENING_NUMBER.match(clauses[i].text))}
+    taken = {marks.numbers[i] for i in kept} - {None}
     home = held[0]
 
     def end_of(i: int) -> int:  # where text inserted after paragraph i starts (-1: the top)
@@ -140,7 +155,7 @@ def _case(contract: DevContract, rule: Rule, held: list[int], parties: Spans) ->
         same_section=after >= 0 and tops[after] is not None and tops[after] == tops[home],
         baseline_same_section=tops[baseline] is not None and tops[baseline] == tops[home],
         distance=abs(end_of(after) - place) / total, baseline_distance=abs(end_of(baseline) - place) / total,
-        in_signatures=after >= signatures, in_front_matter=after <= front,
+        in_signatures=after >= marks.signatures, in_front_matter=after <= marks.front,
         after_general=(after >= 0 and rule.category not in _OWN_GENERAL and bool(_GENERAL.match(clauses[after].text))
                        and not (home and _GENERAL.match(clauses[home - 1].text))),
         number_taken=number is not None and number.group(1) in taken)
