@@ -242,7 +242,7 @@ class AnalysisRun(models.Model):
     """One review of one document version with one pinned playbook version.
 
     ``request_key`` (document hash × playbook version × preferences version ×
-    provider/model) makes the request idempotent: asking twice returns this run.
+    provider/model × the side acted for) makes the request idempotent: asking twice returns this run.
     """
 
     workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="runs")
@@ -251,6 +251,8 @@ class AnalysisRun(models.Model):
     preferences_version = models.PositiveIntegerField(null=True, blank=True)
     provider = models.CharField(max_length=32)
     model = models.CharField(max_length=100, blank=True)
+    acting_for = models.CharField(max_length=120, blank=True, default="",
+                                  help_text="the party the review acts for, as the contract defines it; empty: no side")
     request_key = models.CharField(max_length=64)
     job = models.OneToOneField(Job, on_delete=models.SET_NULL, null=True, blank=True, related_name="run")
     status = models.CharField(max_length=16, choices=RunStatus.choices, default=RunStatus.QUEUED)

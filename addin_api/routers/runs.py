@@ -16,12 +16,12 @@ from redline.errors import NotFound
 from redline.jobs.streams import TICKET_MAX_AGE_S, ticket_issue
 from redline.models import AnalysisRun, RunStatus, Suggestion
 from redline.services.learning import run_round_report, suggestion_outcomes
-from redline.services.runs import run_export, run_redline, run_request
+from redline.services.runs import document_sides, run_export, run_redline, run_request
 
 from ..auth import ApiKeyAuth
 from ..schemas.common import ErrorOut
 from ..schemas.jobs import TicketOut
-from ..schemas.runs import ExportIn, RunIn, RunOut, SuggestionOut
+from ..schemas.runs import ExportIn, PartiesOut, RunIn, RunOut, SuggestionOut
 from ..sse import SSE_OPENAPI, TicketAuth, releasing_connection, stream_response
 
 router = Router(tags=["runs"])
@@ -35,6 +35,7 @@ def _run_out(run: AnalysisRun) -> dict:
         "id": run.pk, "document_id": run.document_version.document_id, "version_id": run.document_version_id,
         "playbook_id": run.playbook_version.playbook_id, "playbook_version": run.playbook_version.number,
         "preferences_version": run.preferences_version, "provider": run.provider, "model": run.model,
+        "acting_for": run.acting_for,
         "status": run.status, "progress": selectors.run_last_progress(run=run), "stats": run.stats,
         "error_message": run.error_message, "job_id": run.job_id, "created_at": run.created_at,
         "started_at": run.started_at, "finished_at": run.finished_at,
@@ -56,8 +57,17 @@ def create_run(request: HttpRequest, document_id: int, body: RunIn) -> Status:
         playbook_version=selectors.playbook_version_for(workspace=workspace, playbook_id=body.playbook_id),
         provider=body.provider or settings.REDLINE_PROVIDER,
         created_by=request.auth.user,
+        acting_for=body.acting_for,
     )
     return Status(201 if created else 200, _run_out(run))
+
+
+@document_runs.get("/{document_id}/parties", response={200: PartiesOut, 404: ErrorOut})
+def document_parties(request: HttpRequest, document_id: int, version_id: int | None = None) -> dict:
+    """The parties a review may act for (read from the contract's preamble) and the side the last run took."""
+    version = selectors.document_version_of(workspace=request.auth.workspace, document_id=document_id,
+                                            version_id=version_id)
+    return document_sides(version=version)
 
 
 @router.get("/{run_id}", response={200: RunOut, 404: ErrorOut})

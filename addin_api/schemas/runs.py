@@ -10,6 +10,20 @@ class RunIn(Schema):
     version_id: int | None = None  # default: the document's latest version
     playbook_id: int | None = None  # default: the workspace's first playbook, newest version
     provider: Literal["offline", "openai"] | None = None  # default: the server's REDLINE_PROVIDER
+    # The party we act for: its defined name, legal name or role (GET documents/{id}/parties); "" for no side.
+    acting_for: str = Field(default="", max_length=200)
+
+
+class PartyOut(Schema):
+    name: str  # as the contract defines it ("Distributor", "D2"): what acting_for is stored as
+    legal: str  # the legal name before the definition, when read
+    role: str  # the role noun, when the defined name is one
+
+
+class PartiesOut(Schema):
+    version_id: int
+    parties: list[PartyOut]
+    last_acting_for: str  # the side the document's last run took ("" : none yet)
 
 
 class ExportIn(Schema):
@@ -27,6 +41,7 @@ class RunOut(Schema):
     preferences_version: int | None
     provider: str
     model: str
+    acting_for: str  # the contract's own name for the party we act for; "" when the run took no side
     status: str
     progress: dict[str, Any] | None
     stats: dict[str, Any]

@@ -18,7 +18,7 @@ from __future__ import annotations
 import operator
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from .document import ROLE_NOUNS
@@ -50,6 +50,7 @@ class Hit:
     severity: Severity
     source: str
     new_text: str = ""
+    check: str = ""  # which check: "red_flag:<index>" or "threshold:<index>" in the rule
 
 
 def check_rule(
@@ -124,12 +125,13 @@ def _red_flags(
                 new = m.expand(flag.replacement) if flag.match == "regex" else flag.replacement
                 new = _match_case(_fill(new, names), m.group(0))
                 if new != m.group(0):
-                    hits.append(Hit("replace", m.start(), m.end(), message, severity, "red_flag", new))
+                    hits.append(Hit("replace", m.start(), m.end(), message, severity, "red_flag", new, f"red_flag:{i}"))
                 continue  # every occurrence gets its own replacement
             if flag.insert is not None:
-                hits.append(Hit("insert", m.start(), m.end(), message, severity, "red_flag", _fill(flag.insert, names)))
+                hits.append(Hit("insert", m.start(), m.end(), message, severity, "red_flag", _fill(flag.insert, names),
+                                f"red_flag:{i}"))
             else:
-                hits.append(Hit("comment", m.start(), m.end(), message, severity, "red_flag"))
+                hits.append(Hit("comment", m.start(), m.end(), message, severity, "red_flag", check=f"red_flag:{i}"))
             break  # one comment or insertion per flag per clause is enough
     return hits
 
@@ -143,21 +145,29 @@ def _thresholds(rule: Rule, text: str) -> list[Hit]:
     fragments = _fragments(text)
     hits: list[Hit] = []
     taken: set[tuple[int, int]] = set()
-    for t in rule.thresholds:
+    for j, t in enumerate(rule.thresholds):
         near = compile_pattern(t.near)
         unless = compile_pattern(t.unless) if t.unless else None
         for q in quantities:
             if (q.start, q.end) in taken:
                 continue
             actual = _measure(q, t)
-            if actual is None or _OPS[t.operator](actual, t.value):
+            if actual is None or _within(actual, t):
                 continue
             window = _window(text, q, fragments)
             if not near.search(window) or (unless and unless.search(window)):
                 continue
             taken.add((q.start, q.end))
-            hits.append(_threshold_hit(rule, t, q))
+            hits.append(replace(_threshold_hit(rule, t, q), check=f"threshold:{j}"))
     return hits
+
+
+def _within(actual: float, t: Threshold) -> bool:
+    """Whether a measured value meets the limit; durations within 2% count as equal (two months is sixty
+    days, one year is twelve months: a lawyer does not count the odd day)."""
+    if t.unit in DURATION_UNITS and abs(actual - t.value) <= 0.02 * max(t.value, 1e-9):
+        return True
+    return _OPS[t.operator](actual, t.value)
 
 
 def _measure(q: Quantity, t: Threshold) -> float | None:
@@ -190,7 +200,8 @@ def _proposal(t: Threshold, q: Quantity) -> str | None:
         # ("three (3) months" → "twelve (12) months"); else write the limit's unit
         # ("seven (7) days" → "forty-eight (48) hours", not "two (2) days").
         in_source_unit = target * DAYS_PER_UNIT[t.unit] / DAYS_PER_UNIT[q.unit]
-        if DAYS_PER_UNIT[q.unit] <= DAYS_PER_UNIT[t.unit] and abs(in_source_unit - round(in_source_unit)) < 1e-9:
+        same_scale = q.unit == t.unit or {q.unit, t.unit} <= {"months", "years", "weeks"}
+        if same_scale and DAYS_PER_UNIT[q.unit] <= DAYS_PER_UNIT[t.unit] and abs(in_source_unit - round(in_source_unit)) < 1e-9:
             return format_like(q, round(in_source_unit))
         return format_like(q, target, t.unit)
     if t.unit == "percent" and t.per and q.per and q.per != t.per:

@@ -50,6 +50,7 @@ from .prompts import PromptMode
 from .provider_calls import Job, ProviderCalls, RulePlan
 from .providers.base import PreferenceUpdate, Provider, ProviderError, ProviderResponse, Related
 from .rejections import Rejection, rejection_filter
+from .review.gate import Gate, SideError
 from .review_report import ClauseReport, ReviewStats
 from .risk import RiskFactor, RiskScore, score_clause
 from .selection import rule_matchers, rule_present, select_clauses
@@ -114,6 +115,7 @@ def review(
     suppress: SuggestionFilter | None = None,
     progress: ProgressCallback | None = None,
     graph: ContractGraph | None = None,
+    acting_for: str = "",
 ) -> ReviewResult:
     """Review ``clauses`` against ``playbook`` with ``provider``.
 
@@ -126,7 +128,9 @@ def review(
     review (use it to cancel). ``graph`` is the contract graph of the same
     paragraphs (same anchors), e.g. ``ContractGraph.from_paragraphs``; without
     it clauses are judged with their heading path only and carry no warnings.
-    Raises :class:`ReviewError`.
+    ``acting_for`` names the party we act for (its defined name, legal name or role; "" for no side): every
+    finding passes the review gate (:mod:`redline.analysis.review.gate`) for that side.
+    Raises :class:`ReviewError` (``unknown_party`` when ``acting_for`` names no party of the contract).
     """
     return _Review(
         clauses, playbook, provider,
@@ -134,6 +138,7 @@ def review(
         prior_rejections=tuple(prior_rejections), preferences_text=preferences_text,
         preferences_version=preferences_version, cache=cache, validator=validator or OfflineValidator(),
         suppress=suppress or rejection_filter(prior_rejections), progress=progress or _ignore, graph=graph,
+        acting_for=acting_for,
     ).run()
 
 
@@ -151,7 +156,7 @@ class _Review:
     def __init__(self, clauses: Sequence[Clause], playbook: Playbook, provider: Provider, *, mode: PromptMode,
                  prior_rejections: tuple[Rejection, ...], preferences_text: str, preferences_version: str,
                  cache: Cache | None, validator: Validator, suppress: SuggestionFilter,
-                 progress: ProgressCallback, graph: ContractGraph | None) -> None:
+                 progress: ProgressCallback, graph: ContractGraph | None, acting_for: str) -> None:
         self.clauses = list(clauses)
         self.playbook = playbook
         self.provider = provider
@@ -164,6 +169,7 @@ class _Review:
         self.suppress = suppress
         self.progress = progress
         self.graph = graph
+        self.acting_for = acting_for
         self._related_cache: dict[int, tuple[Related, ...]] = {}
         self._clause_keys: dict[tuple[int, bool], str] = {}
         self.stats = ReviewStats()
@@ -173,6 +179,7 @@ class _Review:
         self.doc: Document
         self.facts: DocumentFacts
         self.calls: ProviderCalls
+        self.gate: Gate
 
     # ------------------------------------------------------------ stages
 
@@ -186,6 +193,10 @@ class _Review:
         self.stats.rules, self.stats.clauses = len(rules), len(self.clauses)
         self._emit("prepare", 0, len(rules))
         self.doc = build_document(self.clauses)
+        try:
+            self.gate = Gate.for_document(self.doc, self.acting_for)
+        except SideError as exc:
+            raise ReviewError("unknown_party", str(exc)) from None
         self.facts = document_facts(c.text for c in self.clauses)
         self.calls = ProviderCalls(
             self.doc, self.provider, self.cache, self.stats, self._related, mode=self.mode,
@@ -321,6 +332,10 @@ class _Review:
             self.progress("suggestion", s.to_dict())
 
     def _suggestion(self, rule: Rule, i: int, f: dict[str, Any], *, missing: bool = False) -> Suggestion | None:
+        judged = self.gate.judge(rule, i, f, missing=missing)
+        if judged is None:
+            return None
+        f = judged
         clause = self.doc.clauses[i]
         text = clause.text
         kind = Kind(f["kind"])
@@ -388,6 +403,7 @@ class _Review:
             verdict = self._validate(clause.text, rules) if risk.overall >= VALIDATION_RISK_THRESHOLD else None
             reports.append(ClauseReport(clause.anchor, tuple(sorted(c.value for c in self.doc.categories[i])), risk, verdict))
         self.stats.suggestions = len(ordered)
+        self.stats.gate = self.gate.stats()
         return ReviewResult(ordered, reports, self.stats, self.mode, self.preference_updates)
 
     def _emit(self, stage: str, done: int, total: int) -> None:

@@ -71,7 +71,10 @@ class RedFlag:
     ``reciprocal`` suppresses it when another party does the same thing
     somewhere in the document. ``replacement`` turns the flag into a span
     replacement (regex templates may use groups, e.g. ``\\g<party>``);
-    ``insert`` into an insertion after the paragraph; otherwise it is a comment."""
+    ``insert`` into an insertion after the paragraph; otherwise it is a comment.
+    ``favours`` says whom the flagged wording favours: "actor" (the party it names as subject: "X may
+    terminate at any time", "in X's sole discretion") or "counterparty" ("X shall indemnify"); the review
+    raises it only when that is not the party we act for (see ``redline.analysis.review.sides``)."""
 
     pattern: str
     message: str
@@ -82,6 +85,7 @@ class RedFlag:
     reciprocal: bool = False
     replacement: str | None = None
     insert: str | None = None
+    favours: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +93,9 @@ class Threshold:
     """A numeric limit: ``metric`` ``operator`` ``value`` ``unit``, read from quantities
     whose surrounding words match ``near`` (and not ``unless``). ``per`` qualifies
     percent rates; ``currency`` restricts amounts; ``suggest`` is the value a
-    replacement proposes (default ``value``)."""
+    replacement proposes (default ``value``). ``protects`` says whose interest the limit's direction
+    serves: "actor" (the party the clause binds: the payer's payment period, the breaching party's cure
+    period) or "counterparty" (the other: a cap on the actor's liability, the actor's warranty period)."""
 
     metric: str
     operator: str
@@ -101,6 +107,7 @@ class Threshold:
     unless: str | None = None
     suggest: float | None = None
     message: str | None = None
+    protects: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -185,6 +185,7 @@ def _rule(data: dict[str, Any], i: int) -> Rule:
             reciprocal=f.get("reciprocal", False),
             replacement=f.get("replacement"),
             insert=f.get("insert"),
+            favours=f.get("favours"),
         )
         rx = flag_regex(flag, path=f"{path}/pattern")
         for name in ("context", "unless"):
@@ -212,7 +213,7 @@ def _rule(data: dict[str, Any], i: int) -> Rule:
             Threshold(
                 metric=t["metric"], operator=t["operator"], value=t["value"], unit=t["unit"], near=t["near"],
                 per=t.get("per"), currency=t.get("currency"), unless=t.get("unless"), suggest=t.get("suggest"),
-                message=t.get("message"),
+                message=t.get("message"), protects=t.get("protects"),
             )
         )
     return Rule(

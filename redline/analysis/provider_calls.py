@@ -231,4 +231,5 @@ class ProviderCalls:
         return {
             "kind": kind.value, "start": start, "end": end, "new_text": new_text, "comment": finding.comment.strip(),
             "severity": severity, "confidence": max(0.0, min(1.0, float(finding.confidence))), "source": finding.source,
+            "check": finding.check,
         }

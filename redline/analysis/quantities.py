@@ -64,7 +64,7 @@ _PERCENT_WORDS = ("%", "per", "times", "twice", "double")
 _AMOUNT_WORDS = ("$", "€", "£", "¥", "usd", "eur", "gbp", "chf", "cad", "aud", "jpy", "inr", "dollar", "pound")
 
 # Days per unit, for comparing durations across units.
-DAYS_PER_UNIT = {"hours": 1 / 24, "days": 1.0, "business_days": 7 / 5, "weeks": 7.0, "months": 30.0, "years": 365.0}
+DAYS_PER_UNIT = {"hours": 1 / 24, "days": 1.0, "business_days": 7 / 5, "weeks": 7.0, "months": 365 / 12, "years": 365.0}
 DURATION_UNITS = frozenset(DAYS_PER_UNIT)
 _UNIT_NAMES = {"hours": "hours", "days": "days", "business_days": "Business Days", "weeks": "weeks",
                "months": "months", "years": "years"}
@@ -284,7 +284,9 @@ def _match_case(template: str, like: str) -> str:
 def _unit_word(q: Quantity, unit: str, value: float) -> str:
     """The unit as the source wrote it when unchanged, else the plain name; singular for 1."""
     word = q.unit_text if unit == q.unit and q.unit_text else _UNIT_NAMES[unit]
-    if value == 1:
+    # "a ten (10) year term": a singular unit after a plural number is adjectival and stays singular.
+    adjectival = bool(q.unit_text) and not q.unit_text.lower().endswith("s") and q.value != 1
+    if value == 1 or adjectival:
         word = re.sub(r"s$", "", word)
     elif not word.lower().endswith("s"):
         word += "s"

@@ -35,6 +35,7 @@ class ReviewStats:
     suppressed: int = 0
     suggestions: int = 0
     timings_ms: dict[str, float] = field(default_factory=dict)
+    gate: dict[str, Any] = field(default_factory=dict)  # the side, the parties and what the review gate withheld
 
     @property
     def hallucination_rate(self) -> float:
@@ -53,6 +54,7 @@ class ReviewStats:
             "verdict_cache_hits": self.verdict_cache_hits, "verdict_cache_misses": self.verdict_cache_misses,
             "suppressed": self.suppressed, "suggestions": self.suggestions,
             "timings_ms": {k: round(v, 1) for k, v in self.timings_ms.items()},
+            "gate": self.gate,
         }
 
 

@@ -160,7 +160,7 @@ def run_clauses_routing(args: argparse.Namespace) -> int:
     """Per rule: recall and characters with the engine's routing and with keywords alone (whole paragraphs),
     and with the engine's routing as a model is given it (a long paragraph's excerpt)."""
     _dataset(args.data)
-    from redline.analysis.routing_recall import measure
+    from redline.evaluation.routing_recall import measure
 
     figures = measure(args.data)
     rows = {key: {name: {"recall": round(t.recall, 1), "found": t.found, "spans": t.total, "chars": t.chars}
@@ -199,7 +199,7 @@ def run_clauses_placement(args: argparse.Namespace) -> int:
     _dataset(args.data)
     from dataclasses import asdict
 
-    from redline.analysis.placement_audit import measure, summary
+    from redline.evaluation.placement_audit import measure, summary
 
     cases = measure(args.data)
     categories = sorted({c.category for c in cases})

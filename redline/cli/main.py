@@ -11,7 +11,7 @@ import sys
 
 from redline.ooxml.errors import DocxError
 
-from . import bench, clauses, documents, retrieval, review  # noqa: F401  (they register their subcommands)
+from . import bench, clauses, documents, evaluation, retrieval, review  # noqa: F401  (they register their subcommands)
 from .commands import COMMANDS, EXIT_BAD_INPUT, EXIT_INTERNAL, InputError, one_line
 
 

@@ -23,6 +23,9 @@ def add_review(sub: argparse._SubParsersAction) -> None:
                         "OPENAI_BASE_URL, REDLINE_OPENAI_MODEL from the environment)")
     p.add_argument("--json", dest="json_out", help="write suggestions, clause reports and stats here")
     p.add_argument("--author", default="Redline AI", help="revision and comment author")
+    p.add_argument("--for", dest="acting_for", default="", metavar="PARTY",
+                   help="the party you act for: its defined name, legal name or role (\"Distributor\"); without "
+                        "it, findings that depend on a side are comments that ask, never edits")
     p.set_defaults(handler=run_review)
 
 
@@ -46,10 +49,11 @@ def run_review(args: argparse.Namespace) -> int:
     progress = _ProgressBar(sys.stderr)
     try:
         result = review(clauses_from_paragraphs(read.paragraphs), playbook, _provider(args.provider),
-                        cache=MemoryCache(), progress=progress, graph=ContractGraph.from_paragraphs(read.paragraphs))
+                        cache=MemoryCache(), progress=progress, graph=ContractGraph.from_paragraphs(read.paragraphs),
+                        acting_for=args.acting_for)
     except ReviewError as exc:
         progress.close()
-        if exc.code in ("empty_document", "no_rules"):
+        if exc.code in ("empty_document", "no_rules", "unknown_party"):
             raise InputError(exc.code, exc.message) from None
         print(f"error: {exc.code}: {one_line(exc.message)}", file=sys.stderr)
         return EXIT_INTERNAL

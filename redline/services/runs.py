@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from ..analysis.clauses import clauses_from_paragraphs
 from ..analysis.pipeline import ReviewError, ReviewResult, review
+from ..analysis.review.parties import Party, contract_parties, resolve_side
 from ..analysis.suggestions import Suggestion as SuggestionSpec
 from ..errors import ApplicationError
 from ..jobs.dispatch import job_create
@@ -51,8 +52,10 @@ RUN_JOB = "review.run"
 
 
 def _request_key(version: DocumentVersion, playbook_version: PlaybookVersion, preferences_version: int | None,
-                 provider: str, model: str) -> str:
+                 provider: str, model: str, acting_for: str) -> str:
     parts = [version.sha256, str(playbook_version.pk), str(preferences_version or 0), provider, model]
+    if acting_for:  # runs without a side keep the keys they always had
+        parts.append(f"for:{acting_for}")
     return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
 
 
@@ -63,8 +66,13 @@ def run_request(
     provider: str,
     created_by: AbstractBaseUser | None = None,
     preferences_version: int | None = None,
+    acting_for: str = "",
 ) -> tuple[AnalysisRun, bool]:
     """The run for this combination: existing (``created`` False) or new and queued.
+
+    ``acting_for`` names the party the review acts for (its defined name, legal name or role, as
+    :func:`version_parties` lists them); it is stored as the contract's own name for that party, and a name
+    that is no party of the contract is a 422 ``unknown_party`` before anything is queued.
 
     A run that ended in ``error`` or ``cancelled`` is queued again rather than
     returned, so "try again" works without a new upload.
@@ -73,11 +81,12 @@ def run_request(
     if playbook_version.playbook.workspace_id != workspace.pk:
         raise ApplicationError("not_found", "Playbook was not found.", status=404)
     model = provider_identity(provider)
+    acting_for = _side(version, acting_for)
     outcomes_detect(version=version)  # learn from the returned document before pinning preferences
     if preferences_version is None:
         current = preferences_current(workspace=workspace)
         preferences_version = current.number if current else None
-    key = _request_key(version, playbook_version, preferences_version, provider, model)
+    key = _request_key(version, playbook_version, preferences_version, provider, model, acting_for)
     with transaction.atomic():
         run = AnalysisRun.objects.select_for_update().filter(workspace=workspace, request_key=key).first()
         if run is not None and run.status not in (RunStatus.ERROR, RunStatus.CANCELLED):
@@ -88,7 +97,7 @@ def run_request(
                     run = AnalysisRun.objects.create(
                         workspace=workspace, document_version=version, playbook_version=playbook_version,
                         preferences_version=preferences_version, provider=provider, model=model,
-                        request_key=key, created_by=created_by,
+                        acting_for=acting_for, request_key=key, created_by=created_by,
                     )
             except IntegrityError:  # a concurrent identical request won the race
                 return AnalysisRun.objects.get(workspace=workspace, request_key=key), False
@@ -97,6 +106,35 @@ def run_request(
         run.job = job_create(workspace=workspace, kind=RUN_JOB, params={"run_id": run.pk})
         run.save(update_fields=["status", "error_message", "job"])
     return run, True
+
+
+def version_parties(*, version: DocumentVersion) -> tuple[Party, ...]:
+    """The contracting parties the version's preamble defines (what ``acting_for`` may name)."""
+    read = docx_read(document_version_read(version=version))
+    return contract_parties(clauses_from_paragraphs(read.paragraphs))
+
+
+def document_sides(*, version: DocumentVersion) -> dict[str, Any]:
+    """The parties a review of ``version`` may act for, and the side its document's last run took (the
+    pre-filled choice: a lawyer acts for the same client on every round)."""
+    last = (AnalysisRun.objects.filter(document_version__document_id=version.document_id).exclude(acting_for="")
+            .order_by("-created_at").values_list("acting_for", flat=True).first())
+    return {"version_id": version.pk, "parties": [p.to_dict() for p in version_parties(version=version)],
+            "last_acting_for": last or ""}
+
+
+def _side(version: DocumentVersion, acting_for: str) -> str:
+    """``acting_for`` as the contract names that party ("" stays ""), or 422 ``unknown_party``."""
+    wanted = " ".join(acting_for.split())
+    if not wanted:
+        return ""
+    parties = version_parties(version=version)
+    party = resolve_side(wanted, parties)
+    if party is None:
+        names = ", ".join(p.name for p in parties) or "none found in its preamble"
+        raise ApplicationError("unknown_party", f"{wanted!r} is not a party of this contract (its parties: {names}).",
+                               status=422, detail={"parties": [p.to_dict() for p in parties]})
+    return party.name
 
 
 def run_execute(job: Job, progress: ProgressCallback) -> dict[str, Any]:
@@ -151,6 +189,7 @@ def _review(run: AnalysisRun, progress: ProgressCallback) -> ReviewResult:
             suppress=Suppressor(suppression_records(document=document)),
             progress=progress,
             graph=contract_graph(version=run.document_version),
+            acting_for=run.acting_for,
         )
     except ReviewError as exc:
         if exc.partial is not None:

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from redline.analysis.cuad_dev import contract_texts, gold_spans, read_dev_contract
-from redline.analysis.placement_audit import PRIMARY, measure, summary
+from redline.evaluation.cuad_dev import contract_texts, gold_spans, read_dev_contract
+from redline.evaluation.placement_audit import PRIMARY, measure, summary
 
 SLICE = Path(__file__).resolve().parents[1] / "support" / "cuad_slice"
 

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from redline.analysis.clauses import clauses_from_paragraphs
-from redline.analysis.cuad_dev import contract_texts
-from redline.analysis.routing_recall import _offsets, measure
+from redline.evaluation.cuad_dev import contract_texts
+from redline.evaluation.routing_recall import _offsets, measure
 from redline.ooxml.paragraphs import read_document
 
 SLICE = Path(__file__).resolve().parents[1] / "support" / "cuad_slice"

@@ -82,6 +82,7 @@ class RawFinding:
     confidence: float = 1.0
     source: str = "model"
     span: tuple[int, int] | None = None
+    check: str = ""  # the playbook check that found it ("red_flag:2"), for the review gate
 
 
 @dataclass(frozen=True, slots=True)

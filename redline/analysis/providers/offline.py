@@ -14,7 +14,7 @@ from __future__ import annotations
 from ..checks import check_rule
 from .base import Item, ProviderResponse, RawFinding, RuleRequest, Usage
 
-ENGINE_VERSION = "offline-rules/1"
+ENGINE_VERSION = "offline-rules/2"
 _CONFIDENCE = {"threshold": 0.95, "red_flag": 0.8, "missing": 0.85}
 _LEAD_CHARS = 200
 
@@ -53,6 +53,7 @@ class OfflineProvider:
                         confidence=_CONFIDENCE[hit.source],
                         source=hit.source,
                         span=(hit.start, hit.end),
+                        check=hit.check,
                     )
                 )
         if request.missing_after is not None:

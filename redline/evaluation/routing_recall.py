@@ -17,14 +17,14 @@ import bisect
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from redline.analysis.document import Document, build_document
+from redline.analysis.excerpts import excerpt_of
+from redline.analysis.playbook import Playbook, Rule
+from redline.analysis.playbook_io import default_playbook
+from redline.analysis.selection import rule_matchers, select_clauses
 from redline.clauses import PLAYBOOK_TO_CUAD
 
 from .cuad_dev import contract_texts, dev_ids, gold_spans, read_dev_contract
-from .document import Document, build_document
-from .excerpts import excerpt_of
-from .playbook import Playbook, Rule
-from .playbook_io import default_playbook
-from .selection import rule_matchers, select_clauses
 
 
 @dataclass

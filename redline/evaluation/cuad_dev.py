@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from .clauses import Clause, clauses_from_paragraphs
+from redline.analysis.clauses import Clause, clauses_from_paragraphs
 
 Spans = list[list[tuple[int, int]]]  # each gold span with its verbatim copies
 

@@ -37,13 +37,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .categories import Category
-from .clauses import Clause
+from redline.analysis.categories import Category
+from redline.analysis.clauses import Clause
+from redline.analysis.document import build_document
+from redline.analysis.placement import place_missing
+from redline.analysis.playbook import Playbook, Rule
+from redline.analysis.playbook_io import default_playbook
+
 from .cuad_dev import DevContract, Spans, dev_ids, gold_spans, read_dev_contract
-from .document import build_document
-from .placement import place_missing
-from .playbook import Playbook, Rule
-from .playbook_io import default_playbook
 
 C = Category
 

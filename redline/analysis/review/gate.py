@@ -1,0 +1,234 @@
+"""The review gate: every finding is judged before it becomes a suggestion.
+
+A partner reads a junior's markup asking four questions, and so does the gate:
+
+1. *Is this the clause the rule is about?* A rule's red flags and thresholds count only in a paragraph of
+   the rule's clause kind (its own words, its heading, or the clause engine's sentence scores); a
+   termination-for-convenience notice is not a renewal notice.
+2. *Whose side is it on?* A red flag says whom its wording favours and a threshold whom its direction
+   protects (:mod:`.sides`). A finding that favours our client is left alone; a one-sided right that is in
+   fact mutual is no finding; without a side, a finding that depends on one is a comment that asks, never an
+   edit.
+3. *Do the numbers mean it?* A replacement that changes nothing ("one (1) year" for twelve months) or moves
+   the wrong way is withdrawn, and the edited paragraph must keep its words and figures in agreement.
+4. *Are these the contract's words?* New text is adapted to the contract's spelling and "party" style; text
+   that still brings foreign terms or placeholders is withheld as an edit and the finding stays a comment.
+
+A "missing" clause is claimed only when no wording of that clause is anywhere in the contract and the clause
+fits the kind of contract. Every withheld finding is counted by reason in the run's stats.
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..categories import Category
+from ..document import Document
+from ..playbook import RedFlag, Rule, Threshold, flag_regex
+from ..quantities import DURATION_UNITS, convert, find_quantities
+from .parties import Party, contract_parties, resolve_side
+from .sides import Cast, Stance, actor, stance, terminating_party
+from .wording import ContractWords, adapt, respell, words_digits_mismatch
+
+# A sentence counts as the rule's clause kind from this clause-engine probability up.
+SENTENCE_KIND = 0.3
+_OPS = {"<=": operator.le, "<": operator.lt, ">=": operator.ge, ">": operator.gt, "==": operator.eq}
+# Wording anywhere in the contract that shows a clause is there: a "missing" claim against it is false.
+EVIDENCE: dict[Category, re.Pattern[str]] = {
+    Category.FORCE_MAJEURE: re.compile(r"force\s+majeure|act(?:s)?\s+of\s+god|beyond\s+(?:the\s+)?(?:its|their|his|her|such\s+party's|the\s+reasonable)?\s*(?:reasonable\s+)?control", re.I),
+    Category.DISPUTE_RESOLUTION: re.compile(r"\bcourts?\s+(?:in|of|located\s+in|sitting\s+in)\s+[A-Z]|\bcourts?\b.{0,120}\b(?:jurisdiction|venue|county|district|state)\b|\barbitrat\w+|\bvenue\b|\bsubmit\w*\s+to\s+the\s+(?:exclusive\s+|non-exclusive\s+)?jurisdiction", re.I | re.S),
+    Category.NOTICES: re.compile(r"\bnotices?\b.{0,200}\b(?:in\s+writing|delivered|sent|given|addressed|mail|courier|fax|facsimile|e-mail|email)\b", re.I | re.S),
+    Category.CONFIDENTIALITY: re.compile(r"\bconfidential\w*\b|\bnon-disclosure\b|\bproprietary\s+information\b", re.I),
+    Category.LIMITATION_OF_LIABILITY: re.compile(r"\bin\s+no\s+event\b.{0,200}\bliab|\b(?:consequential|indirect|incidental|special|punitive)\s+damages\b|\bliabilit\w*\b.{0,120}\b(?:shall\s+not\s+exceed|limited\s+to|cap)\b|\blimitation\s+of\s+liabilit", re.I | re.S),
+    Category.GOVERNING_LAW: re.compile(r"\bgoverned\s+by\b|\bgoverning\s+law\b|\blaws\s+of\s+the\s+(?:state|province|commonwealth)\b|\bconstrued\s+in\s+accordance\s+with\b", re.I),
+    Category.TERMINATION: re.compile(r"\bterminat\w+\b.{0,160}\b(?:breach|default|insolven\w*|bankrupt\w*)\b", re.I | re.S),
+    Category.DATA_PROTECTION: re.compile(r"\bdata\s+protection\b|\bGDPR\b|\bprivacy\b|\bHIPAA\b|\bpersonal(?:ly)?\s+(?:data|information|identifiable)\b", re.I),
+}
+# A clause that belongs only in some contracts: claimed missing only where the contract shows the need.
+FIT: dict[Category, re.Pattern[str]] = {
+    Category.DATA_PROTECTION: re.compile(r"\bpersonal(?:ly)?\s+(?:data|information|identifiable)\b|\bcustomer\s+data\b|\bend[- ]user\s+data\b|\bpatient\s+data\b|\bprocess(?:es|ing)?\s+data\b", re.I),
+}
+
+
+_NEITHER_LIABLE = re.compile(r"\bneither\s+(?:party|of\s+the\s+parties)\b.{0,40}?\b(?:shall|will)\s+(?:\w+\s+)?be\s+liable"
+                             r"\b.{0,160}?\b(?:indirect|consequential|special|incidental|punitive|lost\s+profits)\b")
+
+
+class SideError(ValueError):
+    """``acting_for`` names none of the contract's parties; ``parties`` lists the ones it has."""
+
+    def __init__(self, acting_for: str, parties: tuple[Party, ...]) -> None:
+        names = ", ".join(p.name for p in parties) or "none found"
+        super().__init__(f"{acting_for!r} is not a party of this contract (its parties: {names})")
+        self.acting_for = acting_for
+        self.parties = parties
+
+
+@dataclass(slots=True)
+class Gate:
+    """Judges findings for one review of one document; see the module docstring."""
+
+    doc: Document
+    cast: Cast
+    words: ContractWords
+    withheld: Counter[str] = field(default_factory=Counter)
+    downgraded: Counter[str] = field(default_factory=Counter)
+
+    @classmethod
+    def for_document(cls, doc: Document, acting_for: str = "") -> Gate:
+        """The gate for ``doc`` acting for the party ``acting_for`` names ("" : no side). Raises :class:`SideError`."""
+        parties = contract_parties(doc.clauses) or tuple(Party(name=n, role=n) for n in doc.parties[:2])
+        client = None
+        if acting_for.strip():
+            client = resolve_side(acting_for, parties)
+            if client is None:
+                raise SideError(acting_for, parties)
+        return cls(doc, Cast(parties, client), ContractWords.of(c.text for c in doc.clauses))
+
+    def judge(self, rule: Rule, i: int, f: dict[str, Any], *, missing: bool = False) -> dict[str, Any] | None:
+        """The finding as it may be proposed (perhaps as a comment instead of an edit), or None when withheld."""
+        # Comments too are written in the contract's spelling ("labor disputes" in a US contract).
+        f = f | {"comment": respell(f["comment"], self.words.us_spelling)}
+        if missing:
+            return self._missing(rule, f)
+        text = self.doc.clauses[i].text
+        check = _check(rule, f.get("check", ""))
+        if check is not None and not self._of_kind(rule, i, f["start"]):
+            return self._withhold("other_clause")
+        if check is not None:
+            f = self._side(rule, check, text, f)
+            if f is None:
+                return None
+        if f["kind"] == "replace" and isinstance(check, Threshold):
+            reason = _number_problem(check, text[f["start"] : f["end"]], f["new_text"])
+            if reason:
+                return self._withhold(reason)
+        if f["kind"] in ("replace", "rewrite", "insert"):
+            f = self._words(f, text)
+        return f
+
+    def stats(self) -> dict[str, Any]:
+        """What the gate did, for the run's stats."""
+        return {"acting_for": self.cast.client.to_dict() if self.cast.client else None,
+                "parties": [p.to_dict() for p in self.cast.parties],
+                "withheld": dict(sorted(self.withheld.items())), "as_comment": dict(sorted(self.downgraded.items()))}
+
+    # ------------------------------------------------------------ the four questions
+
+    def _of_kind(self, rule: Rule, i: int, at: int) -> bool:
+        cat = rule.category
+        if cat is Category.GENERAL or cat in self.doc.categories[i] or cat in self.doc.section_categories[i]:
+            return True
+        return any(s <= at < e and p >= SENTENCE_KIND
+                   for s, e, p in self.doc.found.sentence_probabilities(cat.value, i))
+
+    def _side(self, rule: Rule, check: RedFlag | Threshold, text: str, f: dict[str, Any]) -> dict[str, Any] | None:
+        orientation = check.favours if isinstance(check, RedFlag) else check.protects
+        if orientation is None:
+            if isinstance(check, Threshold) and self.cast.client is not None:
+                # A number whose direction the playbook does not tie to a side (a renewal term) is a commercial
+                # choice: pushing it towards the playbook may well hurt the client.
+                return self._withhold("commercial_choice")
+            if isinstance(check, Threshold) and f["kind"] != "comment":
+                return self._as_comment(f, "commercial_choice", "")
+            return f
+        if isinstance(check, RedFlag) and check.reciprocal and self._mutual_elsewhere(check):
+            return self._withhold("mutual_elsewhere")
+        # Wording that favours the actor; for a threshold, a breach of a limit that protects the actor hurts it.
+        favours_actor = orientation == "actor" if isinstance(check, RedFlag) else orientation != "actor"
+        who = actor(text, f["start"], f["end"], self.cast)
+        if isinstance(check, Threshold) and check.metric.startswith("cure"):
+            # The party that must cure is the one the terminating party may terminate against.
+            terminating = terminating_party(text, f["start"], self.cast)
+            other = self.cast.other_of(terminating) if terminating else None
+            who = other.name if other is not None else who
+        found = stance(who, self.cast, favours_actor=favours_actor)
+        if found is Stance.FOR:
+            return self._withhold("favours_client")
+        if found is Stance.MUTUAL and isinstance(check, RedFlag):
+            return self._withhold("mutual")
+        if found is Stance.UNKNOWN and self.cast.client is not None:
+            return self._withhold("no_actor")  # a side was chosen but this finding's party cannot be told
+        if found is Stance.UNKNOWN and f["kind"] != "comment":
+            ask = ("Which party do you act for? This cuts one way or the other; choose a side and Redline proposes "
+                   "an edit only where it helps your client.")
+            return self._as_comment(f, "no_side", ask)
+        return f
+
+    def _mutual_elsewhere(self, flag: RedFlag) -> bool:
+        """Whether the contract says the same thing of both parties somewhere ("in no event shall either party
+        be liable"): then the one-sided copy is no finding."""
+        mutual = r"(?:either|each|neither)\s+party|both\s+parties|the\s+parties"
+        if flag_regex(flag, mutual).search(self.doc.lowered_all):
+            return True
+        # An exclusion of liability is also mutual when written "neither party shall be liable".
+        return "liable" in flag.pattern and bool(_NEITHER_LIABLE.search(self.doc.lowered_all))
+
+    def _words(self, f: dict[str, Any], text: str) -> dict[str, Any]:
+        quote = text[f["start"] : f["end"]]
+        adapted = adapt(f["new_text"], self.words, before=quote)
+        if not adapted.problems and f["kind"] == "replace":
+            edited = text[: f["start"]] + adapted.text + text[f["end"] :]
+            if words_digits_mismatch(edited) and not words_digits_mismatch(text):
+                return self._as_comment(f, "words_digits", "")
+        if adapted.problems:
+            reason = adapted.problems[0].split(":")[0]
+            return self._as_comment(f, reason.replace(" ", "_")[:40], "")
+        return f | {"new_text": adapted.text}
+
+    def _missing(self, rule: Rule, f: dict[str, Any]) -> dict[str, Any] | None:
+        body = "\n".join(c.text for c in self.doc.clauses[: self.doc.signatures])
+        evidence = EVIDENCE.get(rule.category)
+        if evidence is not None and evidence.search(body):
+            return self._withhold("missing_but_present")
+        fit = FIT.get(rule.category)
+        if fit is not None and not fit.search(body):
+            return self._withhold("does_not_fit_contract")
+        if f["kind"] == "insert":
+            adapted = adapt(f["new_text"], self.words)
+            if adapted.problems:
+                return self._as_comment(f, "insert_not_in_contract_words", "")
+            return f | {"new_text": adapted.text}
+        return f
+
+    # ------------------------------------------------------------ outcomes
+
+    def _withhold(self, reason: str) -> None:
+        self.withheld[reason] += 1
+        return None
+
+    def _as_comment(self, f: dict[str, Any], reason: str, note: str) -> dict[str, Any]:
+        self.downgraded[reason] += 1
+        comment = f["comment"] if not note or note in f["comment"] else f"{f['comment']} {note}".strip()
+        return f | {"kind": "comment", "new_text": "", "comment": comment}
+
+
+def _check(rule: Rule, ref: str) -> RedFlag | Threshold | None:
+    """The red flag or threshold a finding's ``check`` reference ("red_flag:2") names."""
+    kind, _, index = ref.partition(":")
+    if not index.isdigit():
+        return None
+    items = rule.red_flags if kind == "red_flag" else rule.thresholds if kind == "threshold" else ()
+    n = int(index)
+    return items[n] if n < len(items) else None
+
+
+def _number_problem(t: Threshold, old: str, new: str) -> str:
+    """"no_op" or "wrong_direction" when replacing ``old`` by ``new`` does not move towards the limit."""
+    before = [q for q in find_quantities(old) if convert(q, t.unit, t.per) is not None]
+    after = [q for q in find_quantities(new) if convert(q, t.unit, t.per) is not None]
+    if len(before) != 1 or len(after) != 1:
+        return ""
+    a, b = convert(before[0], t.unit, t.per), convert(after[0], t.unit, t.per)
+    assert a is not None and b is not None
+    tolerance = 0.02 * max(abs(a), 1e-9) if t.unit in DURATION_UNITS else 1e-9
+    if abs(a - b) <= tolerance:
+        return "no_op"
+    towards_more = t.operator in (">=", ">")
+    if (b > a) != towards_more:
+        return "wrong_direction"
+    return ""

@@ -1,0 +1,120 @@
+"""The contracting parties, read from the contract's own preamble.
+
+A review that edits for one side needs to know who the sides are: "D2 Technologies, Inc. … ("D2")" and
+"Summa Four Inc. … ("LICENSEE")". The preamble is the text before the recitals or the first clause; a
+party is a quoted name defined there right after an entity (a company form, an address, "a Delaware
+corporation") or a role noun ("the Manufacturer"). Defined terms of the preamble that are not parties
+("Agreement", "Effective Date") are left out. ``acting_for`` resolves against a party's defined name, its
+legal name or its role, case-insensitively.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..clauses import Clause
+from ..document import ROLE_NOUNS
+
+_ROLES = frozenset(r.lower() for r in ROLE_NOUNS) | {
+    "manufacturer", "franchisor", "franchisee", "developer", "publisher", "sponsor", "agent", "principal",
+    "owner", "partner", "member", "affiliate", "contractor", "subcontractor", "licensor", "licensee", "lender",
+    "borrower", "employer", "employee", "host", "network supplier", "recipient", "discloser", "purchaser",
+    "manager", "marketer", "producer", "operator", "investor",
+}
+_STOP = re.compile(r"^(?:WHEREAS|RECITALS?|BACKGROUND|NOW,?\s+THEREFORE|W\s*I\s*T\s*N\s*E\s*S\s*S\s*E\s*T\s*H|"
+                   r"(?:ARTICLE|SECTION)\s+(?:1|I)\b|1\.?\s+[A-Z])", re.IGNORECASE)
+_DEFINED = re.compile(r"""(?:\(\s*)?(?:(?:the|hereinafter(?:\s+(?:referred\s+to\s+as|called))?|as)\s+)?(?:the\s+)?["“'‘](?:the\s+)?(?P<name>[A-Za-z0-9][\w&.,' -]{0,40}?)["”'’](?:\s*\))?""")
+_ENTITY = re.compile(
+    r"\b(?:inc|incorporated|corp|corporation|company|co|llc|l\.l\.c|llp|lp|ltd|limited|plc|gmbh|ag|s\.a|b\.v|"
+    r"n\.v|pty|trust|university|association|partnership|organi[sz]ed|principal (?:place|office)|"
+    r"having (?:its|an) (?:office|address)|with (?:its )?offices?|an? individual|residing)\b",
+    re.IGNORECASE,
+)
+_NOT_PARTY = frozenset({
+    "agreement", "effective date", "party", "parties", "services", "contract", "execution date", "term",
+    "territory", "products", "product", "work", "project", "base terms", "order forms",
+})
+_SCAN_PARAGRAPHS, _SCAN_CHARS = 14, 6000
+_NAME_START = re.compile(r"(?:\bbetween\b|\band\b|\bBETWEEN:?|\bAND:?|^|\n|,\s*and)\s*"
+                         r"(?P<n>[A-Z][\w.&'-]*(?:[ ,]+(?:[A-Z][\w.&'-]*|of|de|and|&))*)")
+
+
+@dataclass(frozen=True, slots=True)
+class Party:
+    """A contracting party: ``name`` as the contract defines it ("Distributor", "D2"), the ``legal`` name
+    before the definition when one was read, and its ``role`` noun when the name is one."""
+
+    name: str
+    legal: str = ""
+    role: str = ""
+
+    def answers_to(self, wanted: str) -> bool:
+        """Whether ``wanted`` (what a user typed as the side) names this party."""
+        key = _norm(wanted)
+        if not key:
+            return False
+        names = {_norm(self.name), _norm(self.role)}
+        legal = _norm(self.legal)
+        return key in names or (bool(legal) and (key == legal or (len(key) >= 3 and legal.startswith(key))))
+
+    def to_dict(self) -> dict[str, str]:
+        """JSON form for the API and the run's stats."""
+        return {"name": self.name, "legal": self.legal, "role": self.role}
+
+
+def contract_parties(clauses: Sequence[Clause]) -> tuple[Party, ...]:
+    """The parties the preamble defines, in order of appearance (at most the first five)."""
+    text = _preamble(clauses)
+    found: list[Party] = []
+    last = 0
+    for m in _DEFINED.finditer(text):
+        name = m.group("name").strip(" ,.")
+        key = name.lower()
+        before = text[last : m.start()]
+        last = m.end()
+        if key in _NOT_PARTY or len(name) < 2 or any(p.name.lower() == key for p in found):
+            continue
+        is_role = key in _ROLES
+        if not (is_role or _ENTITY.search(before[-300:])):
+            continue
+        found.append(Party(name=name, legal=_legal_name(before), role=name if is_role else ""))
+        if len(found) == 5:
+            break
+    return tuple(found)
+
+
+def resolve_side(acting_for: str, parties: Sequence[Party]) -> Party | None:
+    """The party ``acting_for`` names, or None when it names none of them."""
+    return next((p for p in parties if p.answers_to(acting_for)), None)
+
+
+def _preamble(clauses: Sequence[Clause]) -> str:
+    parts: list[str] = []
+    size = 0
+    for clause in clauses[:_SCAN_PARAGRAPHS]:
+        text = clause.text.strip()
+        if parts and _STOP.match(text):
+            break
+        parts.append(text)
+        size += len(text)
+        if size > _SCAN_CHARS:
+            break
+    return "\n".join(parts)
+
+
+def _legal_name(before: str) -> str:
+    """The entity name just before a definition: the capitalised words after "between", "and" or a line start."""
+    tail = before[-300:]
+    m = None
+    for m in _NAME_START.finditer(tail):  # noqa: B007  (the last match is the one before the definition)
+        continue
+    if m is None:
+        return ""
+    return re.split(r",\s*(?:an?|with|having|whose|located)\b", m.group("n"))[0].strip(" ,")
+
+
+def _norm(text: str) -> str:
+    text = re.sub(r"^the\s+", "", text.strip(), flags=re.IGNORECASE)
+    return re.sub(r"[^\w]+", " ", text.lower()).strip()

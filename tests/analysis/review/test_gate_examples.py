@@ -1,0 +1,181 @@
+"""Every example of issue #26's "Why" and every suggestion a reviewer rated WRONG on the dev contracts
+(docs/review-ratings/), as a regression test quoting the contract's own clause. Each one failed on the
+review before the gate (docs/review-quality.md) and passes now."""
+
+from __future__ import annotations
+
+import pytest
+
+from redline.analysis.cache import MemoryCache
+from redline.analysis.clauses import Clause
+from redline.analysis.pipeline import ReviewError, review
+from redline.analysis.playbook_io import default_playbook
+from redline.analysis.providers.offline import OfflineProvider
+
+
+def _review(paragraphs: list[str], acting_for: str = "", rules: tuple[str, ...] = ()):
+    clauses = [Clause(f"_RL_{i:04d}", text) for i, text in enumerate(paragraphs)]
+    playbook = default_playbook()
+    if rules:
+        from dataclasses import replace
+        playbook = replace(playbook, rules=tuple(r for r in playbook.rules if r.key in rules))
+    return review(clauses, playbook, OfflineProvider(), cache=MemoryCache(), acting_for=acting_for)
+
+
+def _preamble(a: str, role_a: str, b: str, role_b: str) -> str:
+    return (f'This Agreement is entered into by and between {a}, a Delaware corporation ("{role_a}"), and {b}, '
+            f'a California corporation ("{role_b}").')
+
+
+LICENCE = _preamble("Acme Software, Inc.", "Licensor", "Beta Corp.", "Licensee")
+DISTRIBUTION = _preamble("Delteq Pte Ltd", "Distributor", "IMRS Operations Inc.", "Developer")
+
+
+def test_a_termination_for_convenience_notice_is_not_a_renewal_notice():
+    # Issue #26: the auto-renewal rule changed this ninety-day termination notice to thirty days.
+    result = _review([LICENCE, "Either party may terminate this Agreement without cause upon ninety (90) days "
+                               "written notice to the other party."], acting_for="Licensee", rules=("auto-renewal",))
+    assert result.suggestions == []
+
+
+def test_a_non_compete_period_is_not_confidentiality_survival():
+    # Issue #26 and c0295: "two (2) years after the termination hereof … will not market … a computer program
+    # which competes" was lengthened to three years by the confidentiality survival rule.
+    text = ("For a period of two (2) years after the termination hereof, Distributor will not market, directly or "
+            "indirectly, a computer program which competes with the Products.")
+    result = _review([DISTRIBUTION, text], acting_for="Distributor", rules=("confidentiality",))
+    assert not [s for s in result.suggestions if s.quote.startswith("two (2) years")]
+
+
+def test_one_year_meets_a_twelve_month_maximum():
+    # Issue #26: "one (1) year" was "longer than the playbook maximum of 12 months" and became "twelve (12) months".
+    text = ("Licensee shall not solicit any employee of Licensor during the term and for one (1) year thereafter.")
+    result = _review([LICENCE, text], acting_for="Licensee", rules=("non-solicitation",))
+    assert not [s for s in result.suggestions if "one (1) year" in s.quote]
+
+
+def test_a_right_either_party_holds_is_not_one_sided_discretion():
+    # Issue #26: "either party may, in its sole discretion, terminate" was rewritten as a one-sided discretion.
+    text = "Either party may, in its sole discretion, terminate this Agreement upon thirty (30) days notice."
+    result = _review([LICENCE, text], acting_for="Licensee", rules=("unilateral-discretion",))
+    assert result.suggestions == []
+
+
+def test_without_a_side_a_one_sided_right_is_a_question_not_an_edit():
+    text = "Licensor may, in its sole discretion, modify the Products at any time."
+    result = _review([LICENCE, text], rules=("unilateral-discretion",))
+    assert [s.kind.value for s in result.suggestions] == ["comment"]
+    assert "Which party do you act for?" in result.suggestions[0].comment
+
+
+def test_our_clients_own_discretion_is_left_alone_and_the_other_sides_is_edited():
+    text = "Licensor may, in its sole discretion, modify the Products at any time."
+    assert _review([LICENCE, text], acting_for="Licensor", rules=("unilateral-discretion",)).suggestions == []
+    edit = _review([LICENCE, text], acting_for="Licensee", rules=("unilateral-discretion",)).suggestions
+    assert [(s.kind.value, s.quote, s.new_text) for s in edit] == [
+        ("replace", "in its sole discretion", "acting reasonably and in good faith")]
+
+
+def test_c0016_our_clients_twelve_hour_cure_right_is_not_lengthened():
+    # c0016 (acting for theglobe), rated WRONG: "Any nonconformance … shall permit theglobe to terminate
+    # immediately if the breach is not cured within 12 hours" was pushed to 30 days, weakening our own remedy.
+    preamble = ('This Co-Branding Agreement is entered into by and between theglobe.com, Inc., with its principal '
+                'place of business in New York ("theglobe"), and The Boxlot Company, with its principal place of '
+                'business in San Diego ("Boxlot").')
+    text = ("Any nonconformance with the terms of the frequency/quantity columns of Exhibit A shall permit theglobe to "
+            "terminate immediately if the breach is not cured within 12 hours.")
+    result = _review([preamble, text], acting_for="theglobe", rules=("termination-for-cause",))
+    assert not [s for s in result.suggestions if s.quote == "12 hours"]
+
+
+def test_c0349_a_short_cure_period_for_our_client_is_lengthened():
+    # c0349 (acting for Customer), rated USEFUL: seven business days to cure non-payment.
+    preamble = ('Under this e-business Hosting Agreement between International Business Machines Corporation ("IBM") '
+                'and Bluefly, Inc. ("Customer"), IBM will provide Web hosting services to Customer.')
+    text = ("Customer or IBM may terminate this Agreement if the other party materially breaches it. The breaching "
+            "party will have thirty (30) days from receipt of notice to cure such breach, except for nonpayment by "
+            "Customer, which must be cured within seven (7) business days from receipt of notice.")
+    result = _review([preamble, text], acting_for="Customer", rules=("termination-for-cause",))
+    assert [(s.quote, s.new_text) for s in result.suggestions if s.kind.value == "replace"] == [
+        ("seven (7) business days", "thirty (30) days")]
+
+
+def test_c0104_and_c0349_a_right_given_to_both_parties_is_not_made_mutual():
+    # c0104, rated WRONG: "The Company or the Contractor may terminate this Agreement without cause" became
+    # "The Company or either party may terminate"; c0349: "Customer or IBM may terminate" called one-sided.
+    preamble = _preamble("Acme Holdings, Inc.", "Company", "Web Works LLC", "Contractor")
+    text = ("The Company or the Contractor may terminate this Agreement without cause upon sixty (60) days "
+            "written notice.")
+    result = _review([preamble, text], acting_for="Company", rules=("termination-for-convenience",))
+    assert not [s for s in result.suggestions if s.kind.value == "replace"]
+
+
+def test_c0145_an_exclusion_written_for_both_elsewhere_is_not_one_sided():
+    # c0145 (acting for Magenta), rated WRONG: §5.4 "In no event shall Bachem be liable" made "either Party"
+    # although §11.3 already says neither party shall be liable for consequential loss.
+    preamble = _preamble("Magenta Therapeutics, Inc.", "Magenta", "Bachem Americas, Inc.", "Bachem")
+    result = _review([preamble,
+                      "In no event shall Bachem be liable for defects that could not have been detected at the date "
+                      "of product release.",
+                      "Neither Party shall be liable to the other for any indirect, incidental or consequential "
+                      "damages."], acting_for="Magenta", rules=("limitation-of-liability",))
+    assert not [s for s in result.suggestions if s.kind.value == "replace"]
+
+
+def test_c0094_disclaiming_implied_warranties_beside_express_ones_is_no_finding():
+    # c0094, rated WRONG: "D2 SPECIFICALLY DISCLAIMS ALL WARRANTIES OF MERCHANTABILITY AND FITNESS" called
+    # "All warranties are disclaimed" although §8.1-8.3 give express warranties.
+    preamble = _preamble("D2 Technologies, Inc.", "D2", "Summa Four Inc.", "LICENSEE")
+    text = ("EXCEPT AS SET FORTH IN THIS ARTICLE 8, D2 SPECIFICALLY DISCLAIMS ALL WARRANTIES OF MERCHANTABILITY AND "
+            "FITNESS FOR A PARTICULAR PURPOSE IN CONNECTION WITH THE LICENSED TECHNOLOGY.")
+    result = _review([preamble, text], acting_for="LICENSEE", rules=("warranties-and-disclaimers",))
+    assert result.suggestions == []
+
+
+def test_c0016_a_forum_clause_naming_a_court_is_a_jurisdiction_clause():
+    # c0016, rated WRONG: "no jurisdiction clause" beside "submit to the jurisdiction of a court in New York City".
+    preamble = _preamble("Acme Software, Inc.", "Licensor", "Beta Corp.", "Licensee")
+    result = _review([preamble, "1. Grant. Licensor grants Licensee a licence to use the Software.",
+                      "12.2 Each party consents to be sued in a court in New York City, NY."],
+                     acting_for="Licensee", rules=("jurisdiction",))
+    assert not [s for s in result.suggestions if s.source == "missing"]
+
+
+def test_c0175_and_c0295_renewal_terms_are_not_cut_against_our_client():
+    # c0175 (the Customer's ten-year exclusive renewals) and c0295 (the exclusive Distributor's two-year
+    # renewal terms), rated WRONG: the renewal term was pushed down to twelve months.
+    text = ("This Agreement will automatically renew for successive renewal terms of two (2) years each unless "
+            "either party gives notice of non-renewal.")
+    result = _review([DISTRIBUTION, text], acting_for="Distributor", rules=("auto-renewal",))
+    assert not [s for s in result.suggestions if "two (2) year" in s.quote]
+
+
+def test_missing_data_protection_is_not_claimed_in_a_contract_without_personal_data():
+    # Issue #26: GDPR-style terms inserted into a vehicle supply contract and an endorsement deal.
+    result = _review([_preamble("Acme Motors, Inc.", "Buyer", "Parts Co.", "Seller"),
+                      "1. Supply. Seller shall manufacture and supply the vehicles described in Schedule A."],
+                     acting_for="Buyer", rules=("data-protection",))
+    assert result.suggestions == []
+
+
+def test_a_force_majeure_clause_in_other_words_is_not_missing():
+    # Issue #26: a comment on "… or other causes beyond its control" and a second force majeure clause below it.
+    result = _review([LICENCE, "Neither party shall be liable for delays caused by fire, flood or other causes "
+                               "beyond its control."], acting_for="Licensee", rules=("force-majeure",))
+    assert not [s for s in result.suggestions if s.source == "missing"]
+
+
+def test_inserted_text_never_brings_the_playbooks_words_into_the_contract():
+    # Issue #26: inserted clauses spoke of "the Supplier", "Services", "Charges" and "[England and Wales]".
+    result = _review([LICENCE, "1. Grant. Licensor grants Licensee a licence to use the Software.",
+                      "2. Payment. Licensee shall pay the fees within thirty (30) days of invoice."],
+                     acting_for="Licensee")
+    for s in result.suggestions:
+        for word in ("Supplier", "Customer", "Services", "Charges", "[England and Wales]", "endeavours"):
+            assert word not in s.new_text, (s.rule_key, s.new_text)
+
+
+def test_an_unknown_side_is_a_clear_error():
+    with pytest.raises(ReviewError) as caught:
+        _review([LICENCE, "1. Grant. Licensor grants Licensee a licence."], acting_for="Nobody")
+    assert caught.value.code == "unknown_party" and "Licensor" in caught.value.message
