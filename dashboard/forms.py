@@ -184,6 +184,9 @@ class RuleFilterForm(forms.Form):
 class TryForm(forms.Form):
     text = forms.CharField(label="Clause text", widget=forms.Textarea(attrs={"rows": 6}), max_length=TRIAL_MAX_CHARS,
                            help_text="Paste one or more paragraphs; separate paragraphs with a blank line.")
+    acting_for = forms.CharField(label="Acting for", required=False, max_length=200,
+                                 help_text="The party your client is, as the text names it (for example Customer). "
+                                           "Without it, a finding that depends on a side is a question, not an edit.")
 
 
 class UploadForm(forms.Form):

@@ -12,12 +12,13 @@ from django_htmx.http import HTMX_STOP_POLLING, push_url
 
 from redline import selectors
 from redline.errors import ApplicationError, NotFound
-from redline.models import AnalysisRun, Playbook
+from redline.models import AnalysisRun, DocumentVersion, Playbook
+from redline.ooxml.errors import DocxError
 from redline.services.documents import Linked, document_version_create
 from redline.services.feedback import feedback_give
 from redline.services.files import docx_scan
 from redline.services.playbook_edits import playbook_latest_version
-from redline.services.runs import run_export, run_request
+from redline.services.runs import document_sides, run_export, run_request
 
 from .. import overview, queries
 from ..clauses import clause_map
@@ -85,7 +86,8 @@ def document_detail(request: DashboardRequest, document_id: int) -> HttpResponse
     playbooks = Playbook.objects.filter(workspace=request.membership.workspace).order_by("name")
     versions = list(document.versions.all())  # newest first
     shown = next((v for v in versions if str(v.pk) == request.GET.get("version")), versions[0] if versions else None)
-    context = {"document": document, "playbooks": playbooks, "section": "documents", "shown": shown}
+    context = {"document": document, "playbooks": playbooks, "section": "documents", "shown": shown,
+               "sides": _sides(versions[0]) if versions else None}
     if shown is not None:
         clauses = clause_map(version=shown)
         cited = clauses.cited()
@@ -93,6 +95,14 @@ def document_detail(request: DashboardRequest, document_id: int) -> HttpResponse
                       for anchor, text in queries.paragraph_texts(version=shown).items()] if not clauses.error else []
         context.update({"clause_map": clauses, "paragraphs": paragraphs})
     return render_page(request, "dashboard/document.html", context)
+
+
+def _sides(version: DocumentVersion) -> dict | None:
+    """The parties a review may act for, with the side of the document's last run pre-selected."""
+    try:
+        return document_sides(version=version)
+    except (ApplicationError, DocxError):  # an unreadable version: the review reports it, the page still opens
+        return None
 
 
 @member_required
@@ -124,7 +134,8 @@ def run_start(request: DashboardRequest, document_id: int) -> HttpResponse:
         return redirect("dashboard:document_detail", document_id=document.pk)
     try:
         run, created = run_request(version=version, playbook_version=playbook_latest_version(playbook=playbook),
-                                   provider=settings.REDLINE_PROVIDER, created_by=request.user)
+                                   provider=settings.REDLINE_PROVIDER, created_by=request.user,
+                                   acting_for=request.POST.get("acting_for", ""))
     except ApplicationError as exc:
         messages.error(request, exc.message)
         return redirect("dashboard:document_detail", document_id=document.pk)
@@ -140,7 +151,7 @@ def run_rerun(request: DashboardRequest, run_id: int) -> HttpResponse:
         version = selectors.document_version_latest(document=run.document_version.document)
         new, created = run_request(version=version,
                                    playbook_version=playbook_latest_version(playbook=run.playbook_version.playbook),
-                                   provider=run.provider, created_by=request.user)
+                                   provider=run.provider, created_by=request.user, acting_for=run.acting_for)
     except (ApplicationError, NotFound) as exc:
         messages.error(request, exc.message)
         return redirect("dashboard:run_detail", run_id=run.pk)

@@ -255,7 +255,8 @@ def rule_try_view(request: DashboardRequest, playbook_id: int, key: str) -> Http
     findings, error = None, ""
     if form.is_valid():
         try:
-            findings = rule_try(rule=playbook_version_spec(version=version).rule(key), text=form.cleaned_data["text"])
+            findings = rule_try(rule=playbook_version_spec(version=version).rule(key), text=form.cleaned_data["text"],
+                                acting_for=form.cleaned_data["acting_for"])
         except ApplicationError as exc:
             error = exc.message
     return render_page(request, "dashboard/rule_try.html",

@@ -31,7 +31,7 @@ import hashlib
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 from redline.retrieval.edits import EditWarning, edit_warnings
@@ -51,10 +51,10 @@ from .provider_calls import Job, ProviderCalls, RulePlan
 from .providers.base import PreferenceUpdate, Provider, ProviderError, ProviderResponse, Related
 from .rejections import Rejection, rejection_filter
 from .review.gate import Gate, SideError
-from .review_report import ClauseReport, ReviewStats
+from .review_report import ClauseReport, ReviewResult, ReviewStats
 from .risk import RiskFactor, RiskScore, score_clause
 from .selection import rule_matchers, rule_present, select_clauses
-from .suggestions import Kind, Suggestion, edited_text, ops_document, suggestion_id
+from .suggestions import Kind, Suggestion, edited_text, suggestion_id
 from .validator import (
     VALIDATION_RISK_THRESHOLD,
     DocumentFacts,
@@ -79,26 +79,6 @@ class ReviewError(Exception):
         self.code = code
         self.message = message
         self.partial = partial
-
-
-@dataclass(slots=True)
-class ReviewResult:
-    """Suggestions in document order, clause reports, stats and the prompt mode used."""
-
-    suggestions: list[Suggestion]
-    clauses: list[ClauseReport]
-    stats: ReviewStats
-    mode: PromptMode
-    preference_updates: list[PreferenceUpdate] = field(default_factory=list)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form (the CLI's ``--json`` output)."""
-        return {"mode": self.mode.value, "suggestions": [s.to_dict() for s in self.suggestions],
-                "clauses": [c.to_dict() for c in self.clauses], "stats": self.stats.to_dict()}
-
-    def ops(self, author: str = "Redline AI") -> dict[str, Any]:
-        """The ``ops.json`` document for the writer."""
-        return ops_document(self.suggestions, author)
 
 
 def review(

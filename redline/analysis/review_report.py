@@ -10,8 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .providers.base import Usage
+from .prompts import PromptMode
+from .providers.base import PreferenceUpdate, Usage
 from .risk import RiskScore
+from .suggestions import Suggestion, ops_document
 from .validator import ValidationResult
 
 
@@ -72,3 +74,23 @@ class ClauseReport:
         """JSON-ready form."""
         return {"anchor": self.anchor, "categories": list(self.categories), "risk": self.risk.to_dict(),
                 "validation": self.validation.to_dict() if self.validation else None}
+
+
+@dataclass(slots=True)
+class ReviewResult:
+    """Suggestions in document order, clause reports, stats and the prompt mode used."""
+
+    suggestions: list[Suggestion]
+    clauses: list[ClauseReport]
+    stats: ReviewStats
+    mode: PromptMode
+    preference_updates: list[PreferenceUpdate] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (the CLI's ``--json`` output)."""
+        return {"mode": self.mode.value, "suggestions": [s.to_dict() for s in self.suggestions],
+                "clauses": [c.to_dict() for c in self.clauses], "stats": self.stats.to_dict()}
+
+    def ops(self, author: str = "Redline AI") -> dict[str, Any]:
+        """The ``ops.json`` document for the writer."""
+        return ops_document(self.suggestions, author)

@@ -37,11 +37,12 @@ def trial_paragraphs(text: str) -> list[str]:
     return [p.strip() for p in _BLANK_LINE.split(text.replace("\r\n", "\n")) if p.strip()][:MAX_PARAGRAPHS]
 
 
-def rule_try(*, rule: RuleSpec, text: str) -> list[TrialFinding]:
+def rule_try(*, rule: RuleSpec, text: str, acting_for: str = "") -> list[TrialFinding]:
     """What the offline engine suggests for ``text`` under ``rule`` alone (also when it is disabled).
 
     A ``required`` rule whose clause is absent from the text proposes the
-    missing clause, just as in a review.
+    missing clause, just as in a review; ``acting_for`` is the side, as in a review (a party the text names:
+    its preamble's defined names, else the role nouns it uses, "the Customer").
     """
     if len(text) > MAX_CHARS:
         raise ApplicationError("too_large", f"Paste at most {MAX_CHARS:,} characters.", status=422)
@@ -51,7 +52,7 @@ def rule_try(*, rule: RuleSpec, text: str) -> list[TrialFinding]:
     clauses = [Clause(f"_RL_{i:012x}", p) for i, p in enumerate(paragraphs, start=1)]
     playbook = PlaybookSpec(name="trial", rules=(replace(rule, enabled=True),))
     try:
-        result = review(clauses, playbook, OfflineProvider())
+        result = review(clauses, playbook, OfflineProvider(), acting_for=acting_for)
     except ReviewError as exc:
         raise ApplicationError(exc.code, exc.message, status=422) from None
     number = {c.anchor: i for i, c in enumerate(clauses, start=1)}

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from ..analysis.clauses import clauses_from_paragraphs
 from ..analysis.pipeline import ReviewError, ReviewResult, review
-from ..analysis.review.parties import Party, contract_parties, resolve_side
+from ..analysis.review.parties import Party, review_cast
 from ..analysis.suggestions import Suggestion as SuggestionSpec
 from ..errors import ApplicationError
 from ..jobs.dispatch import job_create
@@ -108,10 +108,11 @@ def run_request(
     return run, True
 
 
-def version_parties(*, version: DocumentVersion) -> tuple[Party, ...]:
-    """The contracting parties the version's preamble defines (what ``acting_for`` may name)."""
+def version_parties(*, version: DocumentVersion, acting_for: str = "") -> tuple[tuple[Party, ...], Party | None]:
+    """The parties a review of ``version`` knows (its preamble's, else the role nouns it uses) and the one
+    ``acting_for`` names."""
     read = docx_read(document_version_read(version=version))
-    return contract_parties(clauses_from_paragraphs(read.paragraphs))
+    return review_cast(clauses_from_paragraphs(read.paragraphs), acting_for)
 
 
 def document_sides(*, version: DocumentVersion) -> dict[str, Any]:
@@ -119,7 +120,7 @@ def document_sides(*, version: DocumentVersion) -> dict[str, Any]:
     pre-filled choice: a lawyer acts for the same client on every round)."""
     last = (AnalysisRun.objects.filter(document_version__document_id=version.document_id).exclude(acting_for="")
             .order_by("-created_at").values_list("acting_for", flat=True).first())
-    return {"version_id": version.pk, "parties": [p.to_dict() for p in version_parties(version=version)],
+    return {"version_id": version.pk, "parties": [p.to_dict() for p in version_parties(version=version)[0]],
             "last_acting_for": last or ""}
 
 
@@ -128,8 +129,7 @@ def _side(version: DocumentVersion, acting_for: str) -> str:
     wanted = " ".join(acting_for.split())
     if not wanted:
         return ""
-    parties = version_parties(version=version)
-    party = resolve_side(wanted, parties)
+    parties, party = version_parties(version=version, acting_for=wanted)
     if party is None:
         names = ", ".join(p.name for p in parties) or "none found in its preamble"
         raise ApplicationError("unknown_party", f"{wanted!r} is not a party of this contract (its parties: {names}).",

@@ -19,10 +19,12 @@ def redline(*args: str) -> subprocess.CompletedProcess:
 def test_review_writes_a_redline_whose_rejection_is_the_original(tmp_path):
     src = make_contract(tmp_path / "c.docx", 3)
     out, report = tmp_path / "out.docx", tmp_path / "r.json"
-    done = redline("review", "--input", str(src), "--out-redline", str(out), "--json", str(report))
+    done = redline("review", "--input", str(src), "--out-redline", str(out), "--json", str(report),
+                   "--for", "customer")
     assert done.returncode == 0, done.stderr
     body = json.loads(report.read_text())
     assert body["mode"] == "first_run" and body["suggestions"]
+    assert body["stats"]["gate"]["acting_for"]["name"] == "Customer"
     assert all(op["status"] == "applied" for op in body["ops"])
     assert oracles.pandoc_text(out, "reject") == oracles.pandoc_text(src, "accept")
     assert oracles.pandoc_text(out, "accept") != oracles.pandoc_text(src, "accept")
@@ -43,6 +45,7 @@ def test_bad_inputs_exit_2_with_one_line(tmp_path):
         (["--input", str(empty)], "empty_document"),
         (["--input", str(src), "--playbook", str(bad_playbook)], ""),
         (["--input", str(src), "--provider", "openai"], "provider_not_configured"),
+        (["--input", str(src), "--for", "Nobody Ltd"], "unknown_party"),
     ]:
         done = subprocess.run([sys.executable, "-m", "redline", "review", *args, "--out-redline",
                                str(tmp_path / "o.docx")], capture_output=True, text=True, timeout=120,

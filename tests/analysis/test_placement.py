@@ -46,6 +46,7 @@ LICENCE: list[Row] = [
     ("(A) The Licensor has developed stock-control software for retailers.", None, None),
     ("(B) The Licensee wishes to license that software and the parties will exchange confidential information.",
      None, None),
+    ("(C) The software stores personal data of the Licensee's customers.", None, None),
     ("IT IS AGREED as follows:", None, None),
     ("1. Definitions", "Heading 1", 1),
     ("“Confidential Information” means all information disclosed by a party that is marked as confidential.",
@@ -137,6 +138,32 @@ def supply_agreement() -> list[Clause]:
     return [Clause(f"_RL_{i:012x}", text, style, level, None, table) for i, (text, style, level, table) in enumerate(rows)]
 
 
+# The playbook's clauses as a drafter of the licence would write them: the review inserts only text in the
+# contract's own words (the default's "[England and Wales]", "the Supplier" and "Personal Data" make comments).
+LICENCE_WORDS = {
+    "data-protection": "To the extent the Licensor processes personal data for the Licensee, it shall comply with "
+                       "applicable data protection law.",
+    "notices": "Any notice under this Agreement shall be in writing and delivered by hand or by courier to the "
+               "address of the recipient set out above.",
+    "jurisdiction": "The courts of the place where the Licensor has its registered office shall have exclusive "
+                    "jurisdiction over any dispute arising out of this Agreement.",
+    "force-majeure": "Neither party is liable for any delay or failure to perform caused by events beyond its "
+                     "reasonable control, other than a failure to pay.",
+}
+CONSULTING_WORDS = {
+    "data-protection": "To the extent the Consultant processes personal data for the Client, it shall comply with "
+                       "applicable data protection law.",
+    "confidentiality": "Each party shall keep confidential all confidential information of the other party and use "
+                       "it only to perform this Agreement.",
+}
+
+
+def in_words(playbook: Playbook, words: dict[str, str]) -> Playbook:
+    """``playbook`` with those rules' suggested language replaced (and required)."""
+    return replace(playbook, rules=tuple(
+        replace(r, suggested_language=words[r.key], required=True) if r.key in words else r for r in playbook.rules))
+
+
 def doc_of(rows: list[Row] | list[Clause]):
     clauses = make_clauses(rows) if isinstance(rows[0], tuple) else rows
     return build_document(clauses)
@@ -166,11 +193,11 @@ def test_data_protection_goes_after_confidentiality_not_after_the_trademark_lice
 
 def test_the_review_proposes_it_there_with_the_next_number(playbook):
     clauses = make_clauses(LICENCE)
-    result = review(clauses, only(playbook, "data-protection"), OfflineProvider())
+    result = review(clauses, only(in_words(playbook, LICENCE_WORDS), "data-protection"), OfflineProvider())
     (s,) = result.suggestions
     assert s.kind is Kind.INSERT and s.source == "missing" and s.position == "after"
     assert s.anchor == clauses[index_of(doc_of(LICENCE), "5.2 ")].anchor
-    assert s.new_text == "5.3 " + playbook.rule("data-protection").suggested_language
+    assert s.new_text == "5.3 " + LICENCE_WORDS["data-protection"]
 
 
 class ModelLike:
@@ -182,7 +209,7 @@ class ModelLike:
         if request.missing_after is None:
             return ProviderResponse((), Usage(calls=1))
         item = next(i for i in request.items if i.number == request.missing_after)
-        drafted = "9. Data Protection. To the extent the Licensor processes Personal Data, it shall comply with law."
+        drafted = "9. Data Protection. To the extent the Licensor processes personal data, it shall comply with law."
         return ProviderResponse((RawFinding(item.number, "insert", item.text[:20], drafted, "No clause."),),
                                 Usage(calls=1))
 
@@ -191,7 +218,7 @@ def test_a_model_drafted_clause_gets_the_same_place_and_number(playbook):
     clauses = make_clauses(LICENCE)
     (s,) = review(clauses, only(playbook, "data-protection"), ModelLike()).suggestions
     assert s.anchor == clauses[index_of(doc_of(LICENCE), "5.2 ")].anchor
-    assert s.new_text == "5.3 To the extent the Licensor processes Personal Data, it shall comply with law."
+    assert s.new_text == "5.3 To the extent the Licensor processes personal data, it shall comply with law."
 
 
 def test_a_liability_cap_goes_before_the_general_provisions_never_after_counterparts(playbook):
@@ -435,10 +462,10 @@ def redlined(tmp_path, data: bytes, playbook: Playbook, name: str = "out.docx"):
 def test_end_to_end_the_inserted_clauses_sit_where_a_drafter_puts_them(tmp_path, playbook):
     """The whole default playbook on the licence: every missing clause lands in its place, numbered in order,
     as pandoc and LibreOffice read the redline with its changes accepted; rejected, it is the original."""
-    result, out, src = redlined(tmp_path, docx_of(LICENCE), playbook)
+    result, out, src = redlined(tmp_path, docx_of(LICENCE), in_words(playbook, LICENCE_WORDS))
     inserted = [s for s in result.suggestions if s.source == "missing" and s.kind is Kind.INSERT]
     assert {s.rule_key for s in inserted} >= {"data-protection", "notices", "jurisdiction", "force-majeure"}
-    dp = playbook.rule("data-protection").suggested_language
+    dp = LICENCE_WORDS["data-protection"]
     lo_accepted, lo_rejected = oracles.lo_texts([(out, "accept"), (out, "reject")])
     for accepted in (oracles.pandoc_text(out, "accept"), lo_accepted):
         at = accepted.index(f"5.3 {dp}")
@@ -455,11 +482,14 @@ def test_end_to_end_the_inserted_clauses_sit_where_a_drafter_puts_them(tmp_path,
 
 @pytest.mark.slow  # LibreOffice
 def test_end_to_end_boilerplate_fallback_in_one_paragraph_clauses(tmp_path, playbook):
-    _, out, _ = redlined(tmp_path, docx_of(CONSULTING), only(playbook, "confidentiality", "data-protection"))
+    consulting = [*CONSULTING[:2], ("The Consultant may process personal data of the Client's staff.", None, None),
+                  *CONSULTING[2:]]
+    _, out, _ = redlined(tmp_path, docx_of(consulting),
+                         only(in_words(playbook, CONSULTING_WORDS), "confidentiality", "data-protection"))
     accepted = oracles.lo_text(out, "accept")
     at = accepted.index(next(line for line in accepted if line.startswith("4. Term.")))
     assert accepted[at + 1].startswith("4A. Data Protection. To the extent")
-    assert accepted[at + 2].startswith("4B. Confidentiality. Each Party shall keep confidential")
+    assert accepted[at + 2].startswith("4B. Confidentiality. Each party shall keep confidential")
     assert accepted[at + 3].startswith("5. Entire Agreement.")
     assert not any(line.startswith("Counterparts") for line in accepted[at + 4:-1])
 
@@ -480,9 +510,9 @@ def test_end_to_end_word_list_numbering_continues_instead_of_a_typed_number(tmp_
     numbered = {i: 0 if style == "Heading 1" else 1 for i, (text, style, _) in enumerate(LICENCE)
                 if re.match(r"\d+\.", text)}
     data = docx_of(rows, LIST_NUMBERING, numbered)
-    result, out, _ = redlined(tmp_path, data, only(playbook, "data-protection"))
+    result, out, _ = redlined(tmp_path, data, only(in_words(playbook, LICENCE_WORDS), "data-protection"))
     (s,) = result.suggestions
-    dp = playbook.rule("data-protection").suggested_language
+    dp = LICENCE_WORDS["data-protection"]
     assert s.new_text == dp  # no typed number: Word numbers the paragraph, which copies the anchor's w:numPr
     after = read_document(out.read_bytes()).paragraphs
     labels = {p.text: p.list_label for p in after}

@@ -50,7 +50,9 @@ def test_words_and_figures_that_disagree_keep_both():
 
 def test_durations_convert_across_units():
     (q,) = find_quantities("within three (3) months")
-    assert convert(q, "days") == 90
+    assert convert(q, "days") == pytest.approx(91.25)  # a month is a twelfth of a year
+    (year,) = find_quantities("for one (1) year")
+    assert convert(year, "months") == pytest.approx(12)  # so a year is twelve months, never "longer"
     (bd,) = find_quantities("within ten (10) Business Days")
     assert convert(bd, "days") == pytest.approx(14)
     assert convert(q, "percent") is None

@@ -22,9 +22,10 @@ from .conftest import review_and_wait
 W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 W15 = "http://schemas.microsoft.com/office/word/2012/wordml"
 CLAUSES = [
+    "“Charges” means the fees payable under this Agreement.",
     "The Customer shall pay each invoice within ninety (90) days of receipt.",
-    "Fees under any statement of work are payable within ninety (90) days of the invoice date.",
-    "All other amounts shall be paid within ninety (90) days of receipt of invoice.",
+    "The Customer shall pay fees under any statement of work within ninety (90) days of the invoice date.",
+    "The Customer shall pay all other amounts within ninety (90) days of receipt of invoice.",
     "This Agreement renews automatically for each successive period of twelve (12) months.",
     "Each order renews automatically for successive periods of twelve (12) months unless cancelled.",
     "Each licence renews automatically for successive periods of twelve (12) months.",
@@ -143,7 +144,7 @@ def test_nothing_answered_or_still_in_the_document_is_proposed_again(alice):
     original = build_docx(para("1. Terms", style="Heading1") + "".join(para(c) for c in CLAUSES))
     up = alice.api().post("/api/documents", {"file": SimpleUploadedFile("msa.docx", original)}).json()
     doc = up["document"]["id"]
-    first = review_and_wait(alice, doc)
+    first = review_and_wait(alice, doc, acting_for="Supplier")  # paid: ninety days to pay is its finding
     exported = alice.api().post(f"/api/runs/{first['id']}/export", {}, content_type="application/json").content
     sent = alice.api().get(f"/api/runs/{first['id']}/suggestions").json()
     replaces = [s for s in sent if s["kind"] == "replace"]
@@ -169,7 +170,7 @@ def test_nothing_answered_or_still_in_the_document_is_proposed_again(alice):
     back = alice.api().post("/api/documents", {"file": SimpleUploadedFile("msa-back.docx", returned)})
     assert back.status_code == 201 and back.json()["document"]["id"] == doc
 
-    second = review_and_wait(alice, doc)
+    second = review_and_wait(alice, doc, acting_for="Supplier")
     outcome = {s["id"]: s for s in alice.api().get(f"/api/runs/{first['id']}/suggestions").json()}
     expected = {replaces[0]["id"]: "accepted", replaces[1]["id"]: "rejected", replaces[2]["id"]: "modified",
                 renewals[0]["id"]: "accepted", renewals[1]["id"]: "rejected", renewals[2]["id"]: "pending",
@@ -255,7 +256,7 @@ def test_a_fifty_page_review_answered_by_hand_is_not_repeated(alice, tmp_path):
     sent = alice.api().get(f"/api/runs/{first['id']}/suggestions").json()
     alone = {a for a in (s["anchor"] for s in sent) if sum(s["anchor"] == a for s in sent) == 1}
     replaces = [s for s in sent if s["kind"] == "replace" and s["anchor"] in alone]  # one answer per paragraph
-    comments = [s for s in sent if s["kind"] == "comment"]
+    comments = [s for s in sent if s["kind"] == "comment" and s["anchor"] in alone]
     assert len(replaces) >= 3 and len(comments) >= 3 and len(sent) >= 40
 
     lawyer = HandEditor(exported)

@@ -145,9 +145,19 @@ def test_add_in_paragraphs_are_reviewed_and_patched_by_anchor(alice, tmp_path):
     again = alice.api().post("/api/documents", body, content_type="application/json")
     assert again.status_code == 200 and again.json()["version"]["id"] == up.json()["version"]["id"]
 
-    run = alice.api().post(f"/api/documents/{up.json()['document']['id']}/runs", {},
+    document_id = up.json()["document"]["id"]
+    # no preamble: the parties are the roles the paragraphs give them, and the other side may be chosen too
+    parties = alice.api().get(f"/api/documents/{document_id}/parties").json()
+    assert [p["name"] for p in parties["parties"]] == ["Customer", "Supplier"] and parties["last_acting_for"] == ""
+    unknown = alice.api().post(f"/api/documents/{document_id}/runs", {"acting_for": "Acme Bank"},
+                               content_type="application/json")
+    assert unknown.status_code == 422 and unknown.json()["code"] == "unknown_party"
+    assert "Customer, Supplier" in unknown.json()["message"]
+    run = alice.api().post(f"/api/documents/{document_id}/runs", {"acting_for": "the supplier"},
                            content_type="application/json").json()
+    assert run["acting_for"] == "Supplier"  # stored as the contract names the party
     assert in_process_worker().wait_idle(60)
+    assert alice.api().get(f"/api/documents/{document_id}/parties").json()["last_acting_for"] == "Supplier"
     suggestions = alice.api().get(f"/api/runs/{run['id']}/suggestions").json()
     payment = [s for s in suggestions if s["anchor"] == "_RL_00000000000b" and s["kind"] == "replace"]
     assert payment and "sixty (60) days" in payment[0]["new_text"]

@@ -99,8 +99,12 @@ def test_start_a_run_watch_progress_and_rerun(admin, alice, playbook):
     version, *_ = document_version_create(workspace=alice.workspace, data=CONTRACT, filename="msa.docx",
                                             uploaded_by=None)
     assert in_process_worker().wait_idle(60)
+    page = admin.get(f"/documents/{version.document_id}/").content.decode()
+    # the sides a review may take: the parties the contract names, and none (questions, no edits) by default
+    assert '<option value="" selected>' not in page and '<option value="">No side' in page
+    assert '<option value="Customer">Customer</option>' in page and '<option value="Supplier">Supplier</option>' in page
     with mock.patch("redline.jobs.dispatch.job_dispatch") as dispatch:  # hold the job: see the queued state first
-        resp = admin.post(f"/documents/{version.document_id}/runs/", {"version": version.pk,
+        resp = admin.post(f"/documents/{version.document_id}/runs/", {"version": version.pk, "acting_for": "Supplier",
                                                                       "playbook": playbook.playbook_id})
     run = AnalysisRun.objects.get()
     assert resp.status_code == 302 and resp["Location"] == f"/runs/{run.pk}/"
@@ -119,6 +123,8 @@ def test_start_a_run_watch_progress_and_rerun(admin, alice, playbook):
     redline = admin.post(f"/runs/{run.pk}/redline.docx")
     assert redline.status_code == 200 and redline.content[:2] == b"PK"
     assert KnownEntry.objects.filter(run=run).exists()
+    assert run.acting_for == "Supplier"  # the Supplier is paid: ninety days to pay is the finding it is shown
+    assert '<option value="Supplier" selected>' in admin.get(f"/documents/{version.document_id}/").content.decode()
     again = admin.post(f"/runs/{run.pk}/rerun/", follow=True)
     assert "Nothing changed since this review" in again.content.decode()
     assert AnalysisRun.objects.count() == 1

@@ -156,9 +156,11 @@ def test_diff_of_identical_content_is_empty():
 def test_try_a_rule_runs_the_offline_engine_on_pasted_paragraphs():
     rule = default_playbook().rule("payment-terms")
     text = "Definitions apply.\n\nThe Customer shall pay each undisputed invoice within ninety (90) days of receipt."
-    findings = rule_try(rule=rule, text=text)
+    findings = rule_try(rule=rule, text=text, acting_for="Supplier")
     assert [(f.paragraph, f.suggestion.kind.value, f.suggestion.new_text) for f in findings] == [
         (2, "replace", "sixty (60) days")]
+    assert [f.suggestion.kind.value for f in rule_try(rule=rule, text=text)] == ["comment"]  # no side: it asks
+    assert rule_try(rule=rule, text=text, acting_for="Customer") == []  # the Customer's own advantage
     assert rule_try(rule=rule, text="The Customer shall pay within thirty (30) days of receipt.") == []
     assert rule_try(rule=rule, text="  \n\n ") == []
     missing = rule_try(rule=default_playbook().rule("governing-law"), text="The Supplier shall deliver the Goods.")

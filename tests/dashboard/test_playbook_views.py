@@ -221,11 +221,23 @@ def test_export_and_import_with_preview(admin, playbook):
 @pytest.mark.django_db
 def test_try_a_rule_live_and_without_javascript(reviewer, playbook):
     text = "The Customer shall pay each undisputed invoice within ninety (90) days of receipt."
-    live = reviewer.post(url(playbook, "rules/payment-terms/try/"), {"text": text}, **HTMX).content.decode()
+    # ninety days to pay is the Customer's advantage: an edit is proposed for the Supplier, who is paid ...
+    live = reviewer.post(url(playbook, "rules/payment-terms/try/"), {"text": text, "acting_for": "Supplier"},
+                         **HTMX).content.decode()
     assert "<html" not in live and "1 suggestion." in live and "<ins>sixty (60) days</ins>" in live
+    # ... never for the Customer, and without a side the finding is a question
+    for_customer = reviewer.post(url(playbook, "rules/payment-terms/try/"), {"text": text, "acting_for": "Customer"},
+                                 **HTMX).content.decode()
+    assert "this text passes the rule" in for_customer
+    no_side = reviewer.post(url(playbook, "rules/payment-terms/try/"), {"text": text}, **HTMX).content.decode()
+    assert "<ins>" not in no_side and "Which party do you act for?" in no_side
+    unknown = reviewer.post(url(playbook, "rules/payment-terms/try/"), {"text": text, "acting_for": "Bank"},
+                            **HTMX).content.decode()
+    assert "is not a party of this contract" in unknown
     clean = reviewer.post(url(playbook, "rules/payment-terms/try/"), {"text": "Payment is due in 30 days."}, **HTMX)
     assert "this text passes the rule" in clean.content.decode()
-    page = reviewer.post(url(playbook, "rules/payment-terms/try/"), {"text": text}).content.decode()
+    page = reviewer.post(url(playbook, "rules/payment-terms/try/"), {"text": text, "acting_for": "Supplier"}
+                         ).content.decode()
     assert page.startswith("<!doctype html>") and "sixty (60) days" in page
     assert playbook.playbook.versions.count() == 1
 

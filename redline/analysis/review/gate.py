@@ -30,7 +30,7 @@ from ..categories import Category
 from ..document import Document
 from ..playbook import RedFlag, Rule, Threshold, flag_regex
 from ..quantities import DURATION_UNITS, convert, find_quantities
-from .parties import Party, contract_parties, resolve_side
+from .parties import Party, review_cast
 from .sides import Cast, Stance, actor, stance, terminating_party
 from .wording import ContractWords, adapt, respell, words_digits_mismatch
 
@@ -40,13 +40,13 @@ _OPS = {"<=": operator.le, "<": operator.lt, ">=": operator.ge, ">": operator.gt
 # Wording anywhere in the contract that shows a clause is there: a "missing" claim against it is false.
 EVIDENCE: dict[Category, re.Pattern[str]] = {
     Category.FORCE_MAJEURE: re.compile(r"force\s+majeure|act(?:s)?\s+of\s+god|beyond\s+(?:the\s+)?(?:its|their|his|her|such\s+party's|the\s+reasonable)?\s*(?:reasonable\s+)?control", re.I),
-    Category.DISPUTE_RESOLUTION: re.compile(r"\bcourts?\s+(?:in|of|located\s+in|sitting\s+in)\s+[A-Z]|\bcourts?\b.{0,120}\b(?:jurisdiction|venue|county|district|state)\b|\barbitrat\w+|\bvenue\b|\bsubmit\w*\s+to\s+the\s+(?:exclusive\s+|non-exclusive\s+)?jurisdiction", re.I | re.S),
-    Category.NOTICES: re.compile(r"\bnotices?\b.{0,200}\b(?:in\s+writing|delivered|sent|given|addressed|mail|courier|fax|facsimile|e-mail|email)\b", re.I | re.S),
+    Category.DISPUTE_RESOLUTION: re.compile(r"\bsubmit\w*\s+to\s+the\s+(?:exclusive\s+|non-exclusive\s+)?jurisdiction|\bexclusive\s+jurisdiction|\bjurisdiction\s+of\s+(?:the\s+|any\s+)?(?:state\s+|federal\s+)?courts?\b|\bcourts?\s+(?:of|in|located\s+in|sitting\s+in)\s+(?!competent)(?:the\s+)?\w+|\barbitrat\w+|\bvenue\b|\bconsents?\s+to\s+be\s+sued", re.I),
+    Category.NOTICES: re.compile(r"\bnotices?\b[^.]{0,200}\b(?:in\s+writing|delivered|sent|given|addressed|by\s+(?:mail|courier|fax|facsimile|e-?mail|hand|registered|certified))\b", re.I),
     Category.CONFIDENTIALITY: re.compile(r"\bconfidential\w*\b|\bnon-disclosure\b|\bproprietary\s+information\b", re.I),
     Category.LIMITATION_OF_LIABILITY: re.compile(r"\bin\s+no\s+event\b.{0,200}\bliab|\b(?:consequential|indirect|incidental|special|punitive)\s+damages\b|\bliabilit\w*\b.{0,120}\b(?:shall\s+not\s+exceed|limited\s+to|cap)\b|\blimitation\s+of\s+liabilit", re.I | re.S),
     Category.GOVERNING_LAW: re.compile(r"\bgoverned\s+by\b|\bgoverning\s+law\b|\blaws\s+of\s+the\s+(?:state|province|commonwealth)\b|\bconstrued\s+in\s+accordance\s+with\b", re.I),
     Category.TERMINATION: re.compile(r"\bterminat\w+\b.{0,160}\b(?:breach|default|insolven\w*|bankrupt\w*)\b", re.I | re.S),
-    Category.DATA_PROTECTION: re.compile(r"\bdata\s+protection\b|\bGDPR\b|\bprivacy\b|\bHIPAA\b|\bpersonal(?:ly)?\s+(?:data|information|identifiable)\b", re.I),
+    Category.DATA_PROTECTION: re.compile(r"\bdata\s+protection\s+(?:laws?|legislation|acts?|regulations?|obligations)\b|\bGDPR\b|\bHIPAA\b|\bprivacy\s+(?:laws?|policy|policies|acts?|rules)\b|\bpersonal\s+(?:data|information)\b[^.]{0,120}\b(?:comply|complies|in\s+accordance|protect|secur)\w*", re.I),
 }
 # A clause that belongs only in some contracts: claimed missing only where the contract shows the need.
 FIT: dict[Category, re.Pattern[str]] = {
@@ -81,12 +81,9 @@ class Gate:
     @classmethod
     def for_document(cls, doc: Document, acting_for: str = "") -> Gate:
         """The gate for ``doc`` acting for the party ``acting_for`` names ("" : no side). Raises :class:`SideError`."""
-        parties = contract_parties(doc.clauses) or tuple(Party(name=n, role=n) for n in doc.parties[:2])
-        client = None
-        if acting_for.strip():
-            client = resolve_side(acting_for, parties)
-            if client is None:
-                raise SideError(acting_for, parties)
+        parties, client = review_cast(doc.clauses, acting_for)
+        if acting_for.strip() and client is None:
+            raise SideError(acting_for, parties)
         return cls(doc, Cast(parties, client), ContractWords.of(c.text for c in doc.clauses))
 
     def judge(self, rule: Rule, i: int, f: dict[str, Any], *, missing: bool = False) -> dict[str, Any] | None:
@@ -122,6 +119,8 @@ class Gate:
     def _of_kind(self, rule: Rule, i: int, at: int) -> bool:
         cat = rule.category
         if cat is Category.GENERAL or cat in self.doc.categories[i] or cat in self.doc.section_categories[i]:
+            return True
+        if _keyword_in_sentence(rule, self.doc.clauses[i].text, at):  # "the Supplier's liability shall be unlimited"
             return True
         return any(s <= at < e and p >= SENTENCE_KIND
                    for s, e, p in self.doc.found.sentence_probabilities(cat.value, i))
@@ -181,7 +180,8 @@ class Gate:
         return f | {"new_text": adapted.text}
 
     def _missing(self, rule: Rule, f: dict[str, Any]) -> dict[str, Any] | None:
-        body = "\n".join(c.text for c in self.doc.clauses[: self.doc.signatures])
+        body = "\n".join(c.text for i, c in enumerate(self.doc.clauses[: self.doc.signatures])
+                         if not self.doc.is_heading[i])  # a heading alone ("Notices and Governing Law") is no clause
         evidence = EVIDENCE.get(rule.category)
         if evidence is not None and evidence.search(body):
             return self._withhold("missing_but_present")
@@ -189,7 +189,7 @@ class Gate:
         if fit is not None and not fit.search(body):
             return self._withhold("does_not_fit_contract")
         if f["kind"] == "insert":
-            adapted = adapt(f["new_text"], self.words)
+            adapted = adapt(f["new_text"], self.words, before=rule.title)  # its caption may name the clause
             if adapted.problems:
                 return self._as_comment(f, "insert_not_in_contract_words", "")
             return f | {"new_text": adapted.text}
@@ -205,6 +205,16 @@ class Gate:
         self.downgraded[reason] += 1
         comment = f["comment"] if not note or note in f["comment"] else f"{f['comment']} {note}".strip()
         return f | {"kind": "comment", "new_text": "", "comment": comment}
+
+
+def _keyword_in_sentence(rule: Rule, text: str, at: int) -> bool:
+    """Whether one of the rule's own keywords ("liability", "renewal") is in the sentence of ``text`` at ``at``."""
+    if not rule.keywords:
+        return False
+    start = max((m.end() for m in re.finditer(r"[.;:]\s", text[:at])), default=0)
+    end = next((m.start() for m in re.finditer(r"[.;:](?:\s|$)", text[at:])), len(text) - at) + at
+    sentence = text[start:end].lower()
+    return any(re.search(rf"\b{re.escape(k.lower())}", sentence) for k in rule.keywords)
 
 
 def _check(rule: Rule, ref: str) -> RedFlag | Threshold | None:

@@ -85,9 +85,33 @@ def contract_parties(clauses: Sequence[Clause]) -> tuple[Party, ...]:
     return tuple(found)
 
 
+def review_cast(clauses: Sequence[Clause], acting_for: str = "") -> tuple[tuple[Party, ...], Party | None]:
+    """The parties a review knows and the one ``acting_for`` names (None: no side, or a name that is no party).
+
+    Without a preamble (a pasted clause, paragraphs from the add-in) the parties are the role nouns the text
+    gives them ("the Customer"), and a role noun the text does not use may still be chosen: a clause may name
+    only the other side.
+    """
+    preamble = contract_parties(clauses)
+    parties = preamble or _roles_used(clauses)
+    wanted = " ".join(acting_for.split())
+    if not wanted:
+        return parties, None
+    role = next((r for r in ROLE_NOUNS if r.lower() == re.sub(r"^the\s+", "", wanted, flags=re.I).lower()), None)
+    if not preamble and role is not None and resolve_side(role, parties) is None:
+        parties = (*parties, Party(name=role, role=role))
+    return parties, resolve_side(wanted, parties)
+
+
 def resolve_side(acting_for: str, parties: Sequence[Party]) -> Party | None:
     """The party ``acting_for`` names, or None when it names none of them."""
     return next((p for p in parties if p.answers_to(acting_for)), None)
+
+
+def _roles_used(clauses: Sequence[Clause]) -> tuple[Party, ...]:
+    text = "\n".join(c.text for c in clauses[:200])
+    found = dict.fromkeys(m.group(1) for m in re.finditer(rf"\b[Tt]he ({'|'.join(ROLE_NOUNS)})\b", text))
+    return tuple(Party(name=n, role=n) for n in found)
 
 
 def _preamble(clauses: Sequence[Clause]) -> str:

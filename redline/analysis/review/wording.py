@@ -66,7 +66,7 @@ class ContractWords:
         for text in texts:
             for m in _WORD.finditer(text):
                 w = m.group(0)
-                lw = w.lower()
+                lw = w.lower().removesuffix("'s").removesuffix("’s").strip("'’-")  # "the Supplier's" uses "Supplier"
                 lower.add(lw)
                 if w[0].isupper():
                     capitalised.add(lw)
