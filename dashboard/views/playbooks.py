@@ -28,7 +28,7 @@ from redline.services.playbook_edits import (
     rule_update,
 )
 from redline.services.playbooks import playbook_create, playbook_version_spec
-from redline.services.rule_trial import rule_try
+from redline.services.rule_trial import rule_checkable, rule_try
 
 from .. import queries
 from ..context import DashboardRequest, admin_required, member_required
@@ -252,13 +252,14 @@ def rule_try_view(request: DashboardRequest, playbook_id: int, key: str) -> Http
     version = playbook_latest_version(playbook=playbook)
     rule = queries.rule_get(version=version, key=key)
     form = TryForm(request.POST if request.method == "POST" else None)
-    findings, error = None, ""
+    findings, error, checked = None, "", True
     if form.is_valid():
         try:
-            findings = rule_try(rule=playbook_version_spec(version=version).rule(key), text=form.cleaned_data["text"],
-                                acting_for=form.cleaned_data["acting_for"])
+            spec = playbook_version_spec(version=version).rule(key)
+            findings = rule_try(rule=spec, text=form.cleaned_data["text"], acting_for=form.cleaned_data["acting_for"])
+            checked = rule_checkable(rule=spec)
         except ApplicationError as exc:
             error = exc.message
     return render_page(request, "dashboard/rule_try.html",
                        {"playbook": playbook, "version": version, "rule": rule, "form": form, "findings": findings,
-                        "error": error, "section": "playbooks"}, partial="results")
+                        "error": error, "checked": checked, "section": "playbooks"}, partial="results")

@@ -50,6 +50,7 @@ from .prompts import PromptMode
 from .provider_calls import Job, ProviderCalls, RulePlan
 from .providers.base import PreferenceUpdate, Provider, ProviderError, ProviderResponse, Related
 from .rejections import Rejection, rejection_filter
+from .review.coverage import checked_offline
 from .review.gate import Gate, SideError
 from .review_report import ClauseReport, ReviewResult, ReviewStats
 from .risk import RiskFactor, RiskScore, score_clause
@@ -171,6 +172,8 @@ class _Review:
         if not rules:
             raise ReviewError("no_rules", f"playbook {self.playbook.name!r} has no enabled rules")
         self.stats.rules, self.stats.clauses = len(rules), len(self.clauses)
+        if self.provider.name == "offline":  # a model reads every rule's prose; the rule engine cannot always
+            self.stats.not_checked = [r.key for r in rules if not checked_offline(r)]
         self._emit("prepare", 0, len(rules))
         self.doc = build_document(self.clauses)
         try:

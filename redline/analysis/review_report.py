@@ -38,6 +38,7 @@ class ReviewStats:
     suggestions: int = 0
     timings_ms: dict[str, float] = field(default_factory=dict)
     gate: dict[str, Any] = field(default_factory=dict)  # the side, the parties and what the review gate withheld
+    not_checked: list[str] = field(default_factory=list)  # rules the provider had nothing to check for
 
     @property
     def hallucination_rate(self) -> float:
@@ -56,7 +57,7 @@ class ReviewStats:
             "verdict_cache_hits": self.verdict_cache_hits, "verdict_cache_misses": self.verdict_cache_misses,
             "suppressed": self.suppressed, "suggestions": self.suggestions,
             "timings_ms": {k: round(v, 1) for k, v in self.timings_ms.items()},
-            "gate": self.gate,
+            "gate": self.gate, "not_checked": self.not_checked,
         }
 
 

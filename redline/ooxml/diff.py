@@ -20,9 +20,16 @@ import re
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
+# A number written in words and figures ("ninety (90)", "fifty percent (50%)") is one token: a lawyer strikes
+# and replaces the whole phrase ("~~ninety (90)~~ thirty (30) days"), never "~~ninety~~thirty (~~90~~30)".
+_NUMBER_WORD = (r"(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
+                r"sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|"
+                r"hundred|thousand|million|billion)")
+_WORDS_AND_FIGURES = (rf"\b{_NUMBER_WORD}(?:(?:\s+and\s+|[\s-]+){_NUMBER_WORD})*(?:\s+per\s?cent)?"
+                      r"\s*\(\s*[$€£]?\d+(?:[.,]\d+)*\s*%?\s*\)")
 # Numbers keep their separators ("1,000,000", "4.2"), words keep apostrophes
 # ("Supplier's"); every other non-space character is a token of its own.
-_TOKEN = re.compile(r"\d+(?:[.,]\d+)*|\w+(?:['’]\w+)*|\s+|[^\w\s]", re.UNICODE)
+_TOKEN = re.compile(rf"{_WORDS_AND_FIGURES}|\d+(?:[.,]\d+)*|\w+(?:['’]\w+)*|\s+|[^\w\s]", re.UNICODE | re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ from ..analysis.pipeline import ReviewError, review
 from ..analysis.playbook import Playbook as PlaybookSpec
 from ..analysis.playbook import Rule as RuleSpec
 from ..analysis.providers.offline import OfflineProvider
+from ..analysis.review.coverage import checked_offline
 from ..analysis.suggestions import Suggestion as SuggestionSpec
 from ..errors import ApplicationError
 
@@ -35,6 +36,11 @@ class TrialFinding:
 def trial_paragraphs(text: str) -> list[str]:
     """Pasted text split into paragraphs at blank lines (as a lawyer copies clauses out of Word)."""
     return [p.strip() for p in _BLANK_LINE.split(text.replace("\r\n", "\n")) if p.strip()][:MAX_PARAGRAPHS]
+
+
+def rule_checkable(*, rule: RuleSpec) -> bool:
+    """Whether the offline engine has anything to check for ``rule`` (else Try says "not checked", not "passes")."""
+    return checked_offline(rule)
 
 
 def rule_try(*, rule: RuleSpec, text: str, acting_for: str = "") -> list[TrialFinding]:

@@ -135,7 +135,9 @@ export function notRepeatedMessage(stats) {
 }
 
 /** One line summing up a finished review. */
-export function summaryMessage(count) {
-  if (count === 0) return "Review complete: no suggestions.";
-  return `Review complete: ${count} suggestion${count === 1 ? "" : "s"}.`;
+export function summaryMessage(count, notChecked = []) {
+  const done = count === 0 ? "Review complete: no suggestions." : `Review complete: ${count} suggestion${count === 1 ? "" : "s"}.`;
+  if (!notChecked.length) return done;
+  const n = notChecked.length;
+  return `${done} ${n} rule${n === 1 ? " was" : "s were"} not checked offline (${notChecked.join(", ")}): read ${n === 1 ? "it" : "them"} by hand.`;
 }

@@ -14,6 +14,7 @@ import { FeedbackQueue } from "./feedback.js";
 import { FollowUp } from "./followup.js";
 import { Outbox } from "./outbox.js";
 import { showOverview, shown } from "./overview.js";
+import { paintSides, rememberSide, sideFor } from "./side.js";
 import { blockedReason, inScope, planApply } from "./patches.js";
 import { progressView } from "./progress.js";
 import { paintCard, renderResults } from "./render.js";
@@ -150,7 +151,11 @@ async function review() {
   const uploaded = await uploadDocument(api, doc);
   clauses.load(uploaded); // beside the review: it never holds it up or fails it
   if (!doc.docId) await word.writeDocId(uploaded.document.doc_id);
-  const run = await api.post(`/documents/${uploaded.document.id}/runs`, {});
+  const sides = await api.get(`/documents/${uploaded.document.id}/parties`);
+  state.docKey = uploaded.document.doc_id;
+  const actingFor = sideFor(state.docKey, sides);
+  paintSides($("side"), sides, actingFor);
+  const run = await api.post(`/documents/${uploaded.document.id}/runs`, { acting_for: actingFor });
   const rules = await api.get(`/runs/${run.id}/rules`);
   Object.assign(state, {
     runId: run.id,
@@ -185,7 +190,7 @@ async function review() {
   state.suggestions = suggestions;
   state.final = true;
   $("progress").hidden = true; // the summary below is the one completion message
-  $("summary").textContent = summaryMessage(suggestions.length);
+  $("summary").textContent = summaryMessage(suggestions.length, finished.stats.not_checked || []);
   const notRepeated = notRepeatedMessage(finished.stats);
   $("not-repeated").textContent = notRepeated;
   $("not-repeated").hidden = !notRepeated;
@@ -336,6 +341,10 @@ function wire() {
   followUp = new FollowUp($("follow-up"));
   $("sign-in").addEventListener("click", signIn);
   $("review").addEventListener("click", () => guarded(review));
+  $("side-select").addEventListener("change", (event) => {
+    rememberSide(state.docKey, event.target.value);
+    guarded(review);
+  });
   $("apply-all").addEventListener("click", () => guarded(() => applyAll()));
   $("retry").addEventListener("click", () => retryAction && retryAction());
   $("dismiss").addEventListener("click", clearAlert);

@@ -66,12 +66,17 @@ def open_pane(chromium, redline_server):
     contexts = []
     errors_seen: list[list[str]] = []
 
-    def open_(seed: dict) -> Pane:
+    def open_(seed: dict, side: str | None = None) -> Pane:
+        """``side``: the party the lawyer chose for this document earlier (its ``RedlineDocID`` in the seed)."""
         context = chromium.new_context()
         contexts.append(context)
         context.route(OFFICE_JS, lambda route: route.fulfill(body=DOUBLE.read_text(), content_type="text/javascript"))
         context.route(lambda url: not url.startswith(redline_server) and url != OFFICE_JS, lambda route: route.abort())
         context.add_init_script(f"window.__wordDoubleSeed = {json.dumps(seed)};")
+        if side is not None:
+            key = f"{seed.get('partitionKey', '')}redline.side.{seed['customProperties']['RedlineDocID']}"
+            context.add_init_script(f"if (localStorage.getItem({json.dumps(key)}) === null) "
+                                    f"localStorage.setItem({json.dumps(key)}, {json.dumps(side)});")
         page = context.new_page()
         errors: list[str] = []
         errors_seen.append(errors)

@@ -23,8 +23,11 @@ from tests.support.clause_contract import GOVERNING_LAW
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PARTITION = "double-partition:"
+DOC_ID = "5EED5EED5EED5EED"
+SIDE = "Supplier"  # the lawyer acts for the Supplier: every finding below works against it
 SEED = {
     "partitionKey": PARTITION,
+    "customProperties": {"RedlineDocID": DOC_ID},
     "url": "https://contoso.sharepoint.com/sites/legal/Shared%20Documents/Supply%20Agreement.docx",
     "changeTrackingMode": "TrackAll",
     "paragraphs": [
@@ -34,9 +37,9 @@ SEED = {
          "bookmarks": ["_RL_0123456789ab", "_Toc100"]},
         {"text": ""},
         {"text": "2. Payment", "style": "Heading 1"},
-        {"text": "Payment is due within 90 days of invoice."},
+        {"text": "The Customer shall pay within 90 days of invoice."},
         {"text": "3. Indemnity", "style": "Heading 1"},
-        {"text": "The Customer shall indemnify the Supplier against any and all losses whatsoever."},
+        {"text": "The Supplier shall indemnify the Customer against any and all losses whatsoever."},
     ],
 }
 REVIEW_TIMEOUT_MS = 90_000
@@ -83,7 +86,7 @@ def wait_for(predicate, timeout: float = 10.0) -> None:
 
 def test_sign_in_review_apply_feedback_and_rereview(alice, open_pane):
     playbook_default_install(workspace=alice.workspace)
-    pane = open_pane(SEED)
+    pane = open_pane(SEED, side=SIDE)
     page = pane.page
 
     # Sign in: a same-origin dialog logs in through Django and hands back a new key.
@@ -111,7 +114,9 @@ def test_sign_in_review_apply_feedback_and_rereview(alice, open_pane):
     assert version.source == "docx"
     run = AnalysisRun.objects.get(document_version=version)
     suggestions = list(run.suggestions.order_by("position"))
-    assert suggestions and run.status == "done"
+    assert suggestions and run.status == "done" and run.acting_for == SIDE
+    expect(page.locator("#side-select")).to_have_value(SIDE)  # the side chosen earlier for this document
+    expect(page.locator("#side .hint")).to_be_hidden()
     expect(page.locator(".result")).to_have_count(len(suggestions))
     expect(page.locator("#summary")).to_have_text(f"Review complete: {len(suggestions)} suggestions.")
     severities = page.locator(".severity .badge").all_inner_texts()
@@ -156,7 +161,7 @@ def test_sign_in_review_apply_feedback_and_rereview(alice, open_pane):
     # Feedback: 👍 is fire-and-forget; 👎 opens an optional follow-up that Escape closes.
     liability.locator(".vote.up").click()
     wait_for(lambda: Feedback.objects.filter(thumbs_up=True).exists())
-    indemnity = page.locator(".result").filter(has=page.locator(".quote", has_text="The Customer shall indemnify"))
+    indemnity = page.locator(".result").filter(has=page.locator(".quote", has_text="The Supplier shall indemnify"))
     indemnity.first.locator(".vote.down").click()
     follow_up = page.locator("#follow-up")
     expect(follow_up).to_be_visible()
@@ -209,7 +214,7 @@ def anchor_of(paragraph: dict) -> str | None:
 
 def test_apply_all_composes_each_paragraphs_suggestions_in_document_order_never_over_edits(alice, open_pane):
     playbook_default_install(workspace=alice.workspace)
-    pane = open_pane(SEED)
+    pane = open_pane(SEED, side=SIDE)
     page = pane.page
     sign_in(pane, alice)
     review(pane)
@@ -220,7 +225,7 @@ def test_apply_all_composes_each_paragraphs_suggestions_in_document_order_never_
     indemnity = list(run.suggestions.filter(anchor=anchors[7]).order_by("position"))
     assert total > 3 and len(indemnity) > 1
 
-    pane.double("edit(5, 'Payment is due within 30 days of invoice.')")  # the lawyer changed this meanwhile
+    pane.double("edit(5, 'The Customer shall pay within 30 days of invoice.')")  # the lawyer changed this meanwhile
     page.click("#apply-all")
     expect(page.locator("#summary")).to_have_text(f"Applied {total - on_payment} of {total} suggestions.")
 
@@ -246,7 +251,7 @@ def test_apply_all_composes_each_paragraphs_suggestions_in_document_order_never_
 
 def test_errors_are_plain_words_with_retry_and_nothing_is_half_applied(alice, open_pane):
     playbook_default_install(workspace=alice.workspace)
-    pane = open_pane(SEED)
+    pane = open_pane(SEED, side=SIDE)
     page = pane.page
     sign_in(pane, alice)
 
@@ -322,7 +327,7 @@ def test_errors_are_plain_words_with_retry_and_nothing_is_half_applied(alice, op
 
 
 def test_sign_out_revokes_the_key_and_closing_the_dialog_is_not_an_error(alice, open_pane):
-    pane = open_pane(SEED)
+    pane = open_pane(SEED, side=SIDE)
     page = pane.page
     with page.expect_popup() as popup:
         page.click("#sign-in")
@@ -339,7 +344,7 @@ def test_sign_out_revokes_the_key_and_closing_the_dialog_is_not_an_error(alice, 
 
 def test_without_compressed_file_support_the_pane_sends_paragraphs(alice, open_pane):
     playbook_default_install(workspace=alice.workspace)
-    pane = open_pane({**SEED, "requirementSets": {"WordApi": "1.4", "DialogApi": "1.2"}})
+    pane = open_pane({**SEED, "requirementSets": {"WordApi": "1.4", "DialogApi": "1.2"}}, side=SIDE)
     page = pane.page
     sign_in(pane, alice)
     review(pane)
@@ -357,7 +362,7 @@ def test_without_compressed_file_support_the_pane_sends_paragraphs(alice, open_p
 
 
 def test_word_without_api_1_4_is_told_plainly(open_pane):
-    pane = open_pane({**SEED, "requirementSets": {"WordApi": "1.3"}})
+    pane = open_pane({**SEED, "requirementSets": {"WordApi": "1.3"}}, side=SIDE)
     expect(pane.page.locator("#unsupported")).to_be_visible()
     expect(pane.page.locator("#unsupported-text")).to_contain_text("it needs Word API 1.4")
 
@@ -366,7 +371,7 @@ def test_clauses_section_lists_every_category_and_selects_the_cited_paragraph(al
     playbook_default_install(workspace=alice.workspace)
     seed = {**SEED, "paragraphs": [*SEED["paragraphs"], {"text": "4. Governing Law", "style": "Heading 1"},
                                    {"text": GOVERNING_LAW}]}
-    pane = open_pane(seed)
+    pane = open_pane(seed, side=SIDE)
     page = pane.page
     sign_in(pane, alice)
     expect(page.locator("#clauses")).to_be_hidden()
@@ -419,3 +424,31 @@ def test_a_pane_that_cannot_start_says_so_within_ten_seconds(chromium, redline_s
         assert violations == []
     finally:
         context.close()
+
+
+def test_the_side_is_asked_once_per_document_and_remembered(alice, open_pane):
+    playbook_default_install(workspace=alice.workspace)
+    pane = open_pane(SEED)  # no side chosen yet for this document
+    page = pane.page
+    sign_in(pane, alice)
+    review(pane)
+    expect(page.locator("#side")).to_be_visible()
+    expect(page.locator("#side .hint")).to_be_visible()
+    expect(page.locator("#side-select")).to_have_value("")
+    assert [o.strip() for o in page.locator("#side-select option").all_inner_texts()] == [
+        "No side: questions, no edits", "Supplier", "Customer"]  # in the order the contract names them
+    expect(card(page, "Replace", "90 days")).to_have_count(0)  # without a side it asks, never edits
+    expect(page.locator(".result", has_text="Which party do you act for?").first).to_be_visible()
+    assert AnalysisRun.objects.get().acting_for == ""
+
+    page.select_option("#side-select", SIDE)  # choosing reviews again, for that side
+    expect(card(page, "Replace", "90 days")).to_have_count(1, timeout=REVIEW_TIMEOUT_MS)
+    expect(page.locator("#review")).to_be_enabled(timeout=REVIEW_TIMEOUT_MS)
+    expect(page.locator("#side .hint")).to_be_hidden()
+    assert list(AnalysisRun.objects.order_by("pk").values_list("acting_for", flat=True)) == ["", SIDE]
+
+    page.reload()  # the choice is remembered for the document: the next review takes it without asking
+    expect(page.locator("#workspace")).to_be_visible()
+    review(pane)
+    expect(page.locator("#side-select")).to_have_value(SIDE)
+    assert AnalysisRun.objects.latest("pk").acting_for == SIDE

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from redline.models import AnalysisRun, KnownEntry
 from redline.services.playbooks import playbook_default_install
-from tests.addin.test_taskpane_browser import SEED, review, sign_in
+from tests.addin.test_taskpane_browser import SEED, SIDE, review, sign_in
 from tests.support.waiting import wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -20,7 +20,7 @@ LABELS = {"critical": "Critical", "major": "Major", "minor": "Minor"}
 
 def test_overview_counts_the_run_and_its_filters_narrow_the_cards(alice, open_pane):
     playbook_default_install(workspace=alice.workspace)
-    pane = open_pane(SEED)
+    pane = open_pane(SEED, side=SIDE)
     page = pane.page
     sign_in(pane, alice)
     expect(page.locator("#overview")).to_be_hidden()  # nothing to sum up before a review

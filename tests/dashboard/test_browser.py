@@ -164,6 +164,8 @@ def test_try_a_rule_live(page: Page, alice):
     box = page.get_by_label("Clause text")
     box.type("The Customer shall pay each undisputed invoice within ninety (90) days of receipt.", delay=2)
     results = page.locator("#try-results")
+    expect(results).to_contain_text("Which party do you act for?")  # no side yet: a question, no edit
+    page.get_by_label("Acting for").type("Supplier", delay=2)  # the party paid: ninety days is its finding
     expect(results).to_contain_text("sixty (60) days")  # no button pressed: debounced htmx
     expect(results).to_contain_text("1 suggestion")
     shot(page, "05-try-rule")
@@ -250,7 +252,7 @@ def test_watch_a_run_reach_done(page: Page, alice):
     assert in_process_worker().wait_idle(60)
     # Hold the job back until the page is open, so the page really watches it go from queued to done.
     with mock.patch("redline.jobs.dispatch.job_dispatch") as dispatch:
-        run, _ = run_request(version=version, playbook_version=playbook, provider="offline")
+        run, _ = run_request(version=version, playbook_version=playbook, provider="offline", acting_for="Supplier")
     job_id = dispatch.call_args.kwargs["job_id"]
     sign_in(page)
     shot(page, "11-documents")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 import yaml
 
@@ -19,7 +21,7 @@ from redline.services.playbook_edits import (
     rule_update,
 )
 from redline.services.playbooks import playbook_version_spec
-from redline.services.rule_trial import rule_try
+from redline.services.rule_trial import rule_checkable, rule_try
 
 NEW_RULE = {"key": "escrow", "title": "Source code escrow", "category": "intellectual_property", "severity": "minor",
             "keywords": ["escrow"]}
@@ -167,3 +169,8 @@ def test_try_a_rule_runs_the_offline_engine_on_pasted_paragraphs():
     assert missing and missing[0].suggestion.source == "missing"
     with pytest.raises(ApplicationError):
         rule_try(rule=rule, text="x" * 20_001)
+    prose = dataclasses.replace(rule, red_flags=(), thresholds=(), required=False,
+                                preferred_position="Pay within thirty (30) days.")
+    assert rule_checkable(rule=prose)  # its position's number is checked
+    assert [f.suggestion.kind.value for f in rule_try(rule=prose, text=text)] == ["comment"]
+    assert not rule_checkable(rule=dataclasses.replace(prose, preferred_position="Pay promptly."))

@@ -250,3 +250,14 @@ def test_import_lists_every_problem_of_the_file_at_once(admin, playbook):
     page = admin.post("/playbooks/import/", {"step": "preview", "source": source}).content.decode()
     assert "2 problems in this playbook" in page
     assert "(at /rules/0/category)" in page and "(at /rules/1/severity)" in page
+
+
+@pytest.mark.django_db
+def test_try_says_not_checked_for_a_rule_the_offline_engine_cannot_check(reviewer, playbook):
+    from redline.services.playbook_edits import rule_create
+
+    version = rule_create(base=playbook, spec={"key": "tone", "title": "Tone", "category": "general",
+                                               "severity": "minor", "guidance": "Keep the drafting courteous."})
+    page = reviewer.post(url(version, "rules/tone/try/"), {"text": "The Customer shall pay promptly."},
+                         **HTMX).content.decode()
+    assert "Not checked" in page and "passes the rule" not in page

@@ -81,6 +81,11 @@ test("labels", () => {
   assert.equal(summaryMessage(0), "Review complete: no suggestions.");
   assert.equal(summaryMessage(1), "Review complete: 1 suggestion.");
   assert.equal(summaryMessage(7), "Review complete: 7 suggestions.");
+  // a rule the offline engine could not check is never reported as met
+  assert.equal(summaryMessage(0, ["tone"]),
+    "Review complete: no suggestions. 1 rule was not checked offline (tone): read it by hand.");
+  assert.equal(summaryMessage(2, ["a", "b"]),
+    "Review complete: 2 suggestions. 2 rules were not checked offline (a, b): read them by hand.");
 });
 
 test("progress: stage fractions, then done", () => {

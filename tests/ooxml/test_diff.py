@@ -17,15 +17,23 @@ def test_tokens_are_words_numbers_spaces_and_single_punctuation():
     assert tokenize("a  \tb") == ["a", "  \t", "b"]
 
 
-def test_three_changed_words_are_three_small_hunks_not_a_paragraph_replacement():
+def test_changed_words_are_small_hunks_not_a_paragraph_replacement():
     old = "The Supplier shall pay each invoice within thirty (30) days of receipt of a valid invoice."
     new = "The Supplier shall pay each invoice within sixty (60) days of receipt of a correct invoice."
     hunks = diff_text(old, new)
     assert hunks == [
-        Hunk(old.index("thirty"), old.index("thirty") + 6, "sixty"),
-        Hunk(old.index("30"), old.index("30") + 2, "60"),
+        Hunk(old.index("thirty"), old.index("thirty") + len("thirty (30)"), "sixty (60)"),
         Hunk(old.index("valid"), old.index("valid") + 5, "correct"),
     ]
+
+
+def test_a_number_in_words_and_figures_is_struck_and_replaced_whole():
+    # Issue #26: "~~one~~twelve (~~1~~12) ~~year~~months" and "~~ninety~~thirty (~~90~~30)" read like a machine's.
+    assert diff_text("one (1) year", "twelve (12) months") == [Hunk(0, 12, "twelve (12) months")]
+    assert diff_text("ninety (90) days", "thirty (30) days") == [Hunk(0, 11, "thirty (30)")]
+    assert diff_text("fifty percent (50%) of the fees", "one hundred percent (100%) of the fees") == [
+        Hunk(0, 19, "one hundred percent (100%)")]
+    assert diff_text("Twenty-Five (25) days", "Thirty (30) days") == [Hunk(0, 16, "Thirty (30)")]
 
 
 def test_whole_words_are_replaced_never_letters():

@@ -12,6 +12,7 @@ limit is near-certain, a wording pattern less so.
 from __future__ import annotations
 
 from ..checks import check_rule
+from ..review.coverage import offline_rule
 from .base import Item, ProviderResponse, RawFinding, RuleRequest, Usage
 
 ENGINE_VERSION = "offline-rules/2"
@@ -35,7 +36,7 @@ class OfflineProvider:
 
     def analyze(self, request: RuleRequest) -> ProviderResponse:
         """Apply the rule to each item, then propose the missing clause if asked."""
-        rule = request.rule
+        rule = offline_rule(request.rule)  # a rule with prose positions only is checked from them
         findings: list[RawFinding] = []
         for item in request.items:
             for hit in check_rule(rule, item.text, parties=request.parties, reciprocal=request.reciprocal):

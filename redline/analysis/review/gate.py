@@ -30,6 +30,7 @@ from ..categories import Category
 from ..document import Document
 from ..playbook import RedFlag, Rule, Threshold, flag_regex
 from ..quantities import DURATION_UNITS, convert, find_quantities
+from .coverage import is_prose_check, offline_rule
 from .parties import Party, review_cast
 from .sides import Cast, Stance, actor, stance, terminating_party
 from .wording import ContractWords, adapt, respell, words_digits_mismatch
@@ -93,7 +94,12 @@ class Gate:
         if missing:
             return self._missing(rule, f)
         text = self.doc.clauses[i].text
-        check = _check(rule, f.get("check", ""))
+        check = _check(offline_rule(rule), f.get("check", ""))
+        if isinstance(check, Threshold) and is_prose_check(check):
+            # read from the rule's prose: its clause is checked, but prose does not say whose side it protects
+            if not self._of_kind(rule, i, f["start"]):
+                return self._withhold("other_clause")
+            return f | {"kind": "comment", "new_text": ""}
         if check is not None and not self._of_kind(rule, i, f["start"]):
             return self._withhold("other_clause")
         if check is not None:

@@ -179,3 +179,23 @@ def test_an_unknown_side_is_a_clear_error():
     with pytest.raises(ReviewError) as caught:
         _review([LICENCE, "1. Grant. Licensor grants Licensee a licence."], acting_for="Nobody")
     assert caught.value.code == "unknown_party" and "Licensor" in caught.value.message
+
+
+def test_a_rule_with_prose_only_is_checked_from_its_position_and_a_rule_without_checks_is_reported():
+    # Issue #26: a dashboard rule ("survive at least five (5) years", no detection YAML) said "this text passes"
+    # on a clause that breaks it, and the run said "the document meets every rule".
+    from redline.analysis.categories import Category
+    from redline.analysis.playbook import Playbook, Rule, Severity
+
+    survival = Rule(key="survival", title="Confidentiality survival", category=Category.CONFIDENTIALITY,
+                    severity=Severity.MAJOR, preferred_position="Confidentiality obligations survive at least five (5) "
+                                                                "years after termination.")
+    tone = Rule(key="tone", title="Tone", category=Category.GENERAL, severity=Severity.MINOR, guidance="Be fair.")
+    clause = Clause("_RL_0001", "The obligations of confidentiality in this Section shall survive for two (2) years "
+                                "after termination of this Agreement.")
+    result = review([clause], Playbook("prose", (survival, tone)), OfflineProvider(), acting_for="")
+    assert [(s.kind.value, s.quote) for s in result.suggestions] == [("comment", "two (2) years")]
+    assert "five (5) years" in result.suggestions[0].comment
+    assert result.stats.not_checked == ["tone"]
+    five = Clause("_RL_0001", "The obligations of confidentiality shall survive for five (5) years after termination.")
+    assert review([five], Playbook("prose", (survival,)), OfflineProvider()).suggestions == []
