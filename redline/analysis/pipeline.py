@@ -14,11 +14,9 @@ sections it cites, its parent's lead-in — and each suggestion is checked for
 what it does elsewhere (a renamed or reworded definition, a reference that
 leads nowhere), which it carries as ``warnings``.
 
-Cache keys combine the paragraph's text, section context and that related
-context with the rule's version, the preferences version and the provider's
-identity (engine or model and prompts). An unchanged document therefore makes
-zero provider calls, an edited paragraph re-asks only the rules that select
-it, and an edited definition re-asks the paragraphs that use the term.
+Cache keys combine the paragraph's text, section and related context with the rule's version, the
+preferences version and the provider's identity: an unchanged document makes zero provider calls, an edited
+paragraph re-asks only the rules that select it, an edited definition the paragraphs that use the term.
 
 The provider stage (cache lookup, batching, grounding responses) is
 :mod:`redline.analysis.provider_calls`; counters and clause reports are
@@ -50,6 +48,7 @@ from .prompts import PromptMode
 from .provider_calls import Job, ProviderCalls, RulePlan
 from .providers.base import PreferenceUpdate, Provider, ProviderError, ProviderResponse, Related
 from .rejections import Rejection, rejection_filter
+from .review.asking import ask_finding, uncertain_clause
 from .review.coverage import checked_offline
 from .review.gate import Gate, SideError
 from .review_report import ClauseReport, ReviewResult, ReviewStats
@@ -228,8 +227,9 @@ class _Review:
         missing_key = "res:" + _hash(prefix, "missing", self._clause_key(missing_at, related=False)) \
             if missing_at is not None else None
         self.stats.selected += len(selected)
+        ask_at = uncertain_clause(doc, rule, doc.body_end) if missing_at is None else None
         return RulePlan(rule, selected, missing_at, reciprocal, keys, missing_key, placement=placement,
-                        excerpts=excerpts)
+                        excerpts=excerpts, ask_at=ask_at)
 
     def _clause_key(self, i: int, *, related: bool = True) -> str:
         """Clause *i* as the provider sees it: text, heading path, number and (``related``) the
@@ -306,6 +306,8 @@ class _Review:
             numbered = [f | {"new_text": plan.placement.apply(f["new_text"])} if f["kind"] == "insert" else f
                         for f in plan.missing or []]  # the provider drafts the clause; the placement numbers it
             produced += [self._suggestion(rule, plan.missing_at, f, missing=True) for f in numbered]
+        if plan.ask_at is not None:
+            produced.append(self._suggestion(rule, plan.ask_at, ask_finding(self.doc, rule, plan.ask_at), missing=True))
         seen: set[str] = set()
         for s in produced:
             if s is None or s.id in seen:

@@ -48,6 +48,7 @@ class RulePlan:
     pending: int = 0
     placement: Placement | None = None  # where the missing clause goes and its number (missing_at is its anchor)
     excerpts: dict[int, Excerpt] = field(default_factory=dict)  # clause → what the provider is shown of it
+    ask_at: int | None = None  # a required clause the engine neither finds nor rules out: asked about here
 
 
 @dataclass(frozen=True, slots=True)

@@ -46,6 +46,7 @@ def run_review_eval(args: argparse.Namespace) -> int:
     print(f"number changes     {n['changes']}  no-op {len(n['no_op'])}  wrong direction {len(n['wrong_direction'])}")
     print(f"new texts          {out['new_texts']}  foreign vocabulary {len(out['foreign_vocabulary'])}  "
           f"placeholders {len(out['placeholders'])}  spelling mismatches {len(out['spelling_mismatch'])}")
+    print(f"asks               {m['asks']} ({m['asks_decided_by_cuad']} decided by CUAD, {m['asks_right']} right)")
     print(f"missing claims     {m['claims']} decided by CUAD, {m['right']} right ({m['precision']}%); "
           f"CUAD-absent {m['gold_absent']}, claimed or asked {m['gold_absent_claimed_or_asked']} ({m['recall']}%)")
     return EXIT_OK

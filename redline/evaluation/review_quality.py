@@ -12,7 +12,7 @@ compared with the contract's raw text):
   ("[England and Wales]", "____"); **spelling** of the other convention (British words in a US contract);
 - **missing claims**: a "missing" claim of a rule whose clause CUAD decides (:data:`MISSING_DECIDED`) is
   right when CUAD has no span of it; recall counts the contracts CUAD shows without it that were claimed or
-  asked about.
+  asked about (an "ask": the engine neither finds the clause nor rules it out).
 """
 
 from __future__ import annotations
@@ -89,6 +89,10 @@ class Figures:
     placeholders: list[dict[str, Any]] = field(default_factory=list)
     spelling: list[dict[str, Any]] = field(default_factory=list)
     missing_claims: int = 0
+    asks: int = 0
+    asks_decided: int = 0
+    asks_right: int = 0
+    wrong_asks: list[dict[str, Any]] = field(default_factory=list)
     missing_right: int = 0
     gold_absent: int = 0
     gold_absent_claimed: int = 0
@@ -106,7 +110,9 @@ class Figures:
             "numbers": {"changes": self.number_changes, "no_op": self.no_op, "wrong_direction": self.wrong_direction},
             "new_texts": self.new_texts, "foreign_vocabulary": self.foreign, "placeholders": self.placeholders,
             "spelling_mismatch": self.spelling,
-            "missing": {"claims": self.missing_claims, "right": self.missing_right,
+            "missing": {"claims": self.missing_claims, "right": self.missing_right, "asks": self.asks,
+                        "asks_decided_by_cuad": self.asks_decided, "asks_right": self.asks_right,
+                        "wrong_asks": self.wrong_asks,
                         "precision": rate(self.missing_right, self.missing_claims),
                         "gold_absent": self.gold_absent, "gold_absent_claimed_or_asked": self.gold_absent_claimed,
                         "recall": rate(self.gold_absent_claimed, self.gold_absent)},
@@ -148,7 +154,15 @@ def _measure(fig: Figures, contract: DevContract, text: str, gold: dict[tuple[st
         rule = s["rule"]
         fig.per_rule[rule][s["kind"]] += 1
         where = {"contract": contract.id, "rule": rule, "quote": s["quote"][:120], "new_text": s["new_text"][:160]}
-        if s["source"] == "missing":
+        if s["source"] == "ask":  # a question about a clause the engine neither finds nor rules out
+            claimed.add(rule)
+            fig.asks += 1
+            if rule in MISSING_DECIDED:
+                fig.asks_decided += 1
+                fig.asks_right += not any(gold.get((contract.id, c)) for c in MISSING_DECIDED[rule])
+                if any(gold.get((contract.id, c)) for c in MISSING_DECIDED[rule]):
+                    fig.wrong_asks.append(where)
+        elif s["source"] == "missing":
             claimed.add(rule)
             fig.missing_claims += rule in MISSING_DECIDED
             fig.missing_right += rule in MISSING_DECIDED and not any(

@@ -154,10 +154,11 @@ def test_generated_contract_gets_real_grounded_findings(generated, playbook):
     kinds = {(s.rule_key, s.kind) for s in result.suggestions}
     # the generator writes payment periods of 7-90 days, insurance of USD 250,000 upwards, a Renewal Term,
     # and no governing law, jurisdiction or liability cap clause: the playbook's clauses for the first two leave
-    # the law and the forum in brackets, so each is a comment where the clause would go
+    # the law and the forum in brackets, and a cap helps one side or the other, so each is a comment where the
+    # clause would go
     assert {("payment-terms", Kind.REPLACE), ("insurance", Kind.REPLACE), ("auto-renewal", Kind.COMMENT),
             ("governing-law", Kind.COMMENT), ("jurisdiction", Kind.COMMENT),
-            ("limitation-of-liability", Kind.INSERT)} <= kinds  # the generator's contract speaks of "Charges" too
+            ("limitation-of-liability", Kind.COMMENT)} <= kinds  # whether a cap helps depends on the side
     assert not [s for s in result.suggestions if s.kind is Kind.INSERT and "[" in s.new_text]
     for s in result.suggestions:
         if s.rule_key == "payment-terms" and s.kind is Kind.REPLACE:

@@ -17,7 +17,7 @@ from redline.services.playbooks import playbook_default_install
 from tests.ooxml.conftest import make_contract
 from tests.support.docx_builder import build_docx, para
 
-from .conftest import review_and_wait
+from .conftest import install_stacked_playbook, review_and_wait
 
 W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 W15 = "http://schemas.microsoft.com/office/word/2012/wordml"
@@ -140,7 +140,7 @@ def _same(a: dict, b: dict) -> bool:
 
 @pytest.mark.django_db(transaction=True)
 def test_nothing_answered_or_still_in_the_document_is_proposed_again(alice):
-    playbook_default_install(workspace=alice.workspace)
+    install_stacked_playbook(alice.workspace)  # its jurisdiction clause is in these clauses' words
     original = build_docx(para("1. Terms", style="Heading1") + "".join(para(c) for c in CLAUSES))
     up = alice.api().post("/api/documents", {"file": SimpleUploadedFile("msa.docx", original)}).json()
     doc = up["document"]["id"]

@@ -31,6 +31,7 @@ from ..document import Document
 from ..playbook import RedFlag, Rule, Threshold, flag_regex
 from ..quantities import DURATION_UNITS, convert, find_quantities
 from .coverage import is_prose_check, offline_rule
+from .evidence import EVIDENCE, FIT, has_evidence
 from .parties import Party, review_cast
 from .sides import Cast, Stance, actor, stance, terminating_party
 from .wording import ContractWords, adapt, respell, words_digits_mismatch
@@ -38,25 +39,15 @@ from .wording import ContractWords, adapt, respell, words_digits_mismatch
 # A sentence counts as the rule's clause kind from this clause-engine probability up.
 SENTENCE_KIND = 0.3
 _OPS = {"<=": operator.le, "<": operator.lt, ">=": operator.ge, ">": operator.gt, "==": operator.eq}
-# Wording anywhere in the contract that shows a clause is there: a "missing" claim against it is false.
-EVIDENCE: dict[Category, re.Pattern[str]] = {
-    Category.FORCE_MAJEURE: re.compile(r"force\s+majeure|act(?:s)?\s+of\s+god|beyond\s+(?:the\s+)?(?:its|their|his|her|such\s+party's|the\s+reasonable)?\s*(?:reasonable\s+)?control", re.I),
-    Category.DISPUTE_RESOLUTION: re.compile(r"\bsubmit\w*\s+to\s+the\s+(?:exclusive\s+|non-exclusive\s+)?jurisdiction|\bexclusive\s+jurisdiction|\bjurisdiction\s+of\s+(?:the\s+|any\s+)?(?:state\s+|federal\s+)?courts?\b|\bcourts?\s+(?:of|in|located\s+in|sitting\s+in)\s+(?!competent)(?:the\s+)?\w+|\barbitrat\w+|\bvenue\b|\bconsents?\s+to\s+be\s+sued", re.I),
-    Category.NOTICES: re.compile(r"\bnotices?\b[^.]{0,200}\b(?:in\s+writing|delivered|sent|given|addressed|by\s+(?:mail|courier|fax|facsimile|e-?mail|hand|registered|certified))\b", re.I),
-    Category.CONFIDENTIALITY: re.compile(r"\bconfidential\w*\b|\bnon-disclosure\b|\bproprietary\s+information\b", re.I),
-    Category.LIMITATION_OF_LIABILITY: re.compile(r"\bin\s+no\s+event\b.{0,200}\bliab|\b(?:consequential|indirect|incidental|special|punitive)\s+damages\b|\bliabilit\w*\b.{0,120}\b(?:shall\s+not\s+exceed|limited\s+to|cap)\b|\blimitation\s+of\s+liabilit", re.I | re.S),
-    Category.GOVERNING_LAW: re.compile(r"\bgoverned\s+by\b|\bgoverning\s+law\b|\blaws\s+of\s+the\s+(?:state|province|commonwealth)\b|\bconstrued\s+in\s+accordance\s+with\b", re.I),
-    Category.TERMINATION: re.compile(r"\bterminat\w+\b.{0,160}\b(?:breach|default|insolven\w*|bankrupt\w*)\b", re.I | re.S),
-    Category.DATA_PROTECTION: re.compile(r"\bdata\s+protection\s+(?:laws?|legislation|acts?|regulations?|obligations)\b|\bGDPR\b|\bHIPAA\b|\bprivacy\s+(?:laws?|policy|policies|acts?|rules)\b|\bpersonal\s+(?:data|information)\b[^.]{0,120}\b(?:comply|complies|in\s+accordance|protect|secur)\w*", re.I),
-}
-# A clause that belongs only in some contracts: claimed missing only where the contract shows the need.
-FIT: dict[Category, re.Pattern[str]] = {
-    Category.DATA_PROTECTION: re.compile(r"\bpersonal(?:ly)?\s+(?:data|information|identifiable)\b|\bcustomer\s+data\b|\bend[- ]user\s+data\b|\bpatient\s+data\b|\bprocess(?:es|ing)?\s+data\b", re.I),
-}
-
-
 _NEITHER_LIABLE = re.compile(r"\bneither\s+(?:party|of\s+the\s+parties)\b.{0,40}?\b(?:shall|will)\s+(?:\w+\s+)?be\s+liable"
                              r"\b.{0,160}?\b(?:indirect|consequential|special|incidental|punitive|lost\s+profits)\b")
+
+
+# Missing clauses whose value depends on the side: the review says what is missing and never drafts it.
+SIDE_DEPENDENT_CLAUSES: dict[Category, str] = {
+    Category.LIMITATION_OF_LIABILITY: "neither party's liability is capped. A cap protects the party more likely "
+                                      "to be liable; decide whether your client wants one, and at what level.",
+}
 
 
 class SideError(ValueError):
@@ -188,12 +179,16 @@ class Gate:
     def _missing(self, rule: Rule, f: dict[str, Any]) -> dict[str, Any] | None:
         body = "\n".join(c.text for i, c in enumerate(self.doc.clauses[: self.doc.signatures])
                          if not self.doc.is_heading[i])  # a heading alone ("Notices and Governing Law") is no clause
-        evidence = EVIDENCE.get(rule.category)
-        if evidence is not None and evidence.search(body):
+        if rule.category in EVIDENCE and has_evidence(rule.category, body):
             return self._withhold("missing_but_present")
         fit = FIT.get(rule.category)
         if fit is not None and not fit.search(body):
             return self._withhold("does_not_fit_contract")
+        if rule.category in SIDE_DEPENDENT_CLAUSES and f["source"] == "missing":
+            # Whether the client wants the clause depends on its side: say what is missing, do not draft it.
+            note = SIDE_DEPENDENT_CLAUSES[rule.category]
+            return self._as_comment(f | {"comment": f"The contract has no {rule.title.lower()} clause: {note}"},
+                                    "side_dependent_clause", "")
         if f["kind"] == "insert":
             adapted = adapt(f["new_text"], self.words, before=rule.title)  # its caption may name the clause
             if adapted.problems:
