@@ -227,7 +227,7 @@ class _Review:
         missing_key = "res:" + _hash(prefix, "missing", self._clause_key(missing_at, related=False)) \
             if missing_at is not None else None
         self.stats.selected += len(selected)
-        ask_at = uncertain_clause(doc, rule, doc.body_end) if missing_at is None else None
+        ask_at = uncertain_clause(doc, rule, lambda: place_missing(doc, rule).after) if missing_at is None else None
         return RulePlan(rule, selected, missing_at, reciprocal, keys, missing_key, placement=placement,
                         excerpts=excerpts, ask_at=ask_at)
 

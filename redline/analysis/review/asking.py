@@ -9,6 +9,7 @@ the question when the contract's own words show the clause (its evidence pattern
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from redline.clauses import PLAYBOOK_TO_CUAD
@@ -18,10 +19,12 @@ from ..playbook import Rule
 from .evidence import EVIDENCE_REQUIRED, has_evidence
 
 _LEAD = 200
+CLOSE_ENOUGH = 0.1  # below this the "closest text" is noise (bank details, a table cell): ask where it would go
 
 
-def uncertain_clause(doc: Document, rule: Rule, fallback: int) -> int | None:
-    """Where to ask about ``rule``'s clause (the closest paragraph, else ``fallback``), or None when the engine
+def uncertain_clause(doc: Document, rule: Rule, fallback: Callable[[], int]) -> int | None:
+    """Where to ask about ``rule``'s clause (the closest paragraph, else ``fallback()``: where the clause would
+    go), or None when the engine
     finds it or is confident it is absent (a "missing" claim then). A clause that counts only with its evidence
     wording (the cap of a limitation of liability) is asked about when that wording is nowhere in the body,
     whatever the engine found."""
@@ -33,8 +36,9 @@ def uncertain_clause(doc: Document, rule: Rule, fallback: int) -> int | None:
         return None
     if finding.present and not (rule.category in EVIDENCE_REQUIRED and not has_evidence(rule.category, _body(doc))):
         return None
-    routed = [i for i in doc.found.routed(category) if not doc.is_heading[i] and i < doc.signatures]
-    return routed[0] if routed else fallback
+    routed = [i for i, p in doc.found.routed(category).items()
+              if p >= CLOSE_ENOUGH and not doc.is_heading[i] and not doc.clauses[i].in_table and i < doc.signatures]
+    return routed[0] if routed else fallback()
 
 
 def ask_finding(doc: Document, rule: Rule, i: int) -> dict[str, Any]:

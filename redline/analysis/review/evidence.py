@@ -17,7 +17,7 @@ from ..categories import Category
 # Wording anywhere in the contract that shows a clause is there: a "missing" claim against it is false.
 EVIDENCE: dict[Category, re.Pattern[str]] = {
     Category.FORCE_MAJEURE: re.compile(r"force\s+majeure|act(?:s)?\s+of\s+god|beyond\s+(?:the\s+)?(?:its|their|his|her|such\s+party's|the\s+reasonable)?\s*(?:reasonable\s+)?control", re.I),
-    Category.DISPUTE_RESOLUTION: re.compile(r"\bsubmit\w*\s+to\s+the\s+(?:exclusive\s+|non-exclusive\s+)?jurisdiction|\bexclusive\s+jurisdiction|\bjurisdiction\s+of\s+(?:the\s+|any\s+)?(?:state\s+|federal\s+)?courts?\b|\bcourts?\s+(?:of|in|located\s+in|sitting\s+in)\s+(?!competent)(?:the\s+)?\w+|\barbitrat\w+|\bvenue\b|\bconsents?\s+to\s+be\s+sued", re.I),
+    Category.DISPUTE_RESOLUTION: re.compile(r"\bsubmit\w*\s+to\s+the\s+(?:exclusive\s+|non-exclusive\s+)?jurisdiction|\bexclusive\s+jurisdiction|\bjurisdiction\s+of\s+(?:the\s+|any\s+)?[^.]{0,60}?\bcourts?\b|\bconsent\w*\s+to\s+(?:the\s+)?(?:exclusive\s+|non-exclusive\s+|personal\s+)?jurisdiction|\bcourts?\s+(?:of|in|located\s+in|sitting\s+in)\s+(?!competent)(?:the\s+)?\w+|\barbitrat\w+|\bvenue\b|\bconsents?\s+to\s+be\s+sued", re.I),
     Category.NOTICES: re.compile(r"\bnotices?\b[^.]{0,200}\b(?:in\s+writing|delivered|sent|given|addressed|by\s+(?:mail|courier|fax|facsimile|e-?mail|hand|registered|certified))\b", re.I),
     Category.CONFIDENTIALITY: re.compile(r"\bconfidential\w*\b|\bnon-disclosure\b|\bproprietary\s+information\b", re.I),
     # a cap, or a limit on what may be recovered (CUAD's "Cap On Liability": no lost profits or consequential

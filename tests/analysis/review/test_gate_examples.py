@@ -199,3 +199,24 @@ def test_a_rule_with_prose_only_is_checked_from_its_position_and_a_rule_without_
     assert result.stats.not_checked == ["tone"]
     five = Clause("_RL_0001", "The obligations of confidentiality shall survive for five (5) years after termination.")
     assert review([five], Playbook("prose", (survival,)), OfflineProvider()).suggestions == []
+
+
+def test_c0175_and_c0295_a_renewal_either_party_can_stop_is_not_questioned():
+    # c0175 and c0295 (round 3), rated WRONG: "The agreement renews automatically. Confirm that either party can
+    # prevent renewal by short written notice, renewal terms are capped at twelve months" on 1.3 "automatically
+    # renewed at the end of every ten (10) year term … A six (6) months notice must be given by either party",
+    # pushing an exclusive distributor towards shorter renewals it does not want.
+    text = ("This agreement will be automatically renewed at the end of every ten (10) year term, with each "
+            "subsequent term of renewal being for a ten (10) year term. A six (6) months notice must be given by "
+            "either party of their intention to terminate relations due to any reason other than breach.")
+    result = _review([DISTRIBUTION, text], acting_for="Distributor", rules=("auto-renewal",))
+    assert result.suggestions == []
+    c0295 = ("This Agreement shall have an initial term of one (1) year and shall thereafter automatically renew for "
+             "successive two (2) year periods. Either party may cancel this Agreement effective on the last day of "
+             "the Initial Term, or")
+    assert _review([DISTRIBUTION, c0295], acting_for="Distributor", rules=("auto-renewal",)).suggestions == []
+    # a renewal nobody can stop is still asked about
+    bare = "This Agreement shall automatically renew for successive two (2) year periods."
+    asked = _review([DISTRIBUTION, bare], rules=("auto-renewal",)).suggestions
+    assert {s.kind.value for s in asked} == {"comment"}
+    assert any("renews automatically" in s.comment for s in asked)
