@@ -50,3 +50,24 @@ def run_review_eval(args: argparse.Namespace) -> int:
     print(f"missing claims     {m['claims']} decided by CUAD, {m['right']} right ({m['precision']}%); "
           f"CUAD-absent {m['gold_absent']}, claimed or asked {m['gold_absent_claimed_or_asked']} ({m['recall']}%)")
     return EXIT_OK
+
+
+@command
+def add_review_ratings(sub: argparse._SubParsersAction) -> None:
+    """``redline review-ratings``: a lawyer-rated set's shares and the validator's verdicts against them."""
+    p = sub.add_parser("review-ratings", help="summarise a lawyer-rated suggestion set (docs/review-ratings/)")
+    p.add_argument("file", help="ratings JSON: a list of {rating, validator, still_proposed?, ...}")
+    p.set_defaults(handler=run_review_ratings)
+
+
+def run_review_ratings(args: argparse.Namespace) -> int:
+    """Print the summary as JSON."""
+    from redline.evaluation.review_quality import ratings_summary
+
+    try:
+        records = json.loads(Path(args.file).read_text(encoding="utf-8"))
+        summary = ratings_summary(records)
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise InputError("bad_ratings", f"{args.file}: {exc}") from None
+    print(json.dumps(summary, indent=1))
+    return EXIT_OK

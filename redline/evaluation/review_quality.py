@@ -227,3 +227,17 @@ def _number_problem(old: str, new: str, thresholds: Iterable[Any]) -> str:
     if ops and ops <= {"<=", "<"}:
         return "wrong_direction" if b[1] > a[1] else ""
     return ""
+
+
+def ratings_summary(records: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """A lawyer-rated set (``docs/review-ratings/*.json``): the share of each rating, and the validator's verdicts
+    against them (a WRONG suggestion must not PASS). Records marked ``still_proposed: false`` (withdrawn by a later
+    change aimed at their rating) are counted apart."""
+    rows = [r for r in records if r.get("still_proposed", True)]
+    ratings = Counter(r["rating"] for r in rows)
+    total = len(rows)
+    verdicts = Counter(f"{r['rating']}/{r.get('validator') or 'none'}" for r in rows)
+    return {"suggestions": total, "withdrawn": sum(1 for r in records if not r.get("still_proposed", True)),
+            "ratings": {k: {"count": ratings[k], "percent": round(100 * ratings[k] / total, 1) if total else None}
+                        for k in ("USEFUL", "NOISE", "WRONG")},
+            "validator": dict(sorted(verdicts.items())), "wrong_passed": verdicts["WRONG/PASS"]}
