@@ -47,8 +47,10 @@ RULE_TO_CUAD: dict[str, tuple[str, ...]] = {
                       "Unlimited/All-You-Can-Eat-License", "Affiliate License-Licensor", "Affiliate License-Licensee"),
     "ip-ownership": ("Ip Ownership Assignment", "Joint Ip Ownership"),
     "price-changes": ("Price Restrictions", "Most Favored Nation"),
-    "warranties-and-disclaimers": ("Warranty Duration",),
 }
+# Not scored on target: warranty disclaimers ("AS IS") and indemnities, confidentiality, payment, notices, force
+# majeure, data protection, termination for cause: CUAD labels no such category ("Warranty Duration" is the
+# length of a warranty, not a disclaimer).
 # "Missing" claims CUAD can decide: the rule's clause is absent iff CUAD has no span of these.
 MISSING_DECIDED: dict[str, tuple[str, ...]] = {
     "limitation-of-liability": ("Cap On Liability", "Uncapped Liability"),
