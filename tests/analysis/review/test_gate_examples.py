@@ -220,3 +220,45 @@ def test_c0175_and_c0295_a_renewal_either_party_can_stop_is_not_questioned():
     asked = _review([DISTRIBUTION, bare], rules=("auto-renewal",)).suggestions
     assert {s.kind.value for s in asked} == {"comment"}
     assert any("renews automatically" in s.comment for s in asked)
+
+
+def test_a_courts_clause_naming_a_county_is_a_forum_clause():
+    # Issue #26: "no jurisdiction clause" in a contract with an Orange County courts clause.
+    result = _review([LICENCE, "1. Grant. Licensor grants Licensee a licence to use the Software.",
+                      "14. Venue. Any action arising out of this Agreement shall be brought in the courts of Orange "
+                      "County, California."], acting_for="Licensee", rules=("jurisdiction",))
+    assert result.suggestions == []
+
+
+def test_a_contract_that_limits_liability_nowhere_is_asked_about():
+    # Issue #26: "a liability clause with no cap at all" went unflagged.
+    paragraphs = [LICENCE, "1. Grant. Licensor grants Licensee a licence to use the Software.",
+                  "2. Liability. Each party shall be liable to the other for any breach of this Agreement.",
+                  "3. General. This Agreement is the entire agreement of the parties."]
+    result = _review(paragraphs, acting_for="Licensee", rules=("limitation-of-liability",))
+    assert [(s.kind.value, s.source) for s in result.suggestions] in ([("comment", "missing")], [("comment", "ask")])
+    assert "neither party's liability is capped" in result.suggestions[0].comment or \
+        "Confirm" in result.suggestions[0].comment
+
+
+def test_text_whose_words_and_figures_disagree_is_never_proposed():
+    # Issue #26: "ninety-seven point 99.5%" and "five hundred thousand dollars ($1,000,000)", made by the tool.
+    from redline.analysis.review.wording import ContractWords, adapt
+
+    words = ContractWords.of(["The Licensor shall pay the Licensee."])
+    assert adapt("ninety-seven point 99.5%", words).problems
+    assert adapt("thirty (60) days", words).problems
+    assert adapt("thirty (30) days", words).problems == ()
+
+
+def test_a_right_only_our_client_holds_is_not_made_mutual():
+    # Issue #26: "Customer may terminate … provided that Customer pays M&I" became "Either Party may terminate",
+    # handing the outsourcer an exit from the bank's core processing.
+    preamble = _preamble("First Bank Corp.", "Customer", "M&I Data Services, Inc.", "M&I")
+    text = ("Customer may terminate this Agreement for convenience at any time, provided that Customer pays M&I the "
+            "termination fee.")
+    result = _review([preamble, text], acting_for="Customer", rules=("termination-for-convenience",))
+    assert not [s for s in result.suggestions if s.kind.value == "replace"]
+    for_mi = _review([preamble, text], acting_for="M&I", rules=("termination-for-convenience",))
+    assert [(s.quote, s.new_text) for s in for_mi.suggestions if s.kind.value == "replace"] == [
+        ("Customer may terminate", "Either party may terminate")]
