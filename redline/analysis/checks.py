@@ -115,6 +115,8 @@ def _red_flags(
             continue
         if flag.unless and matcher(compile_pattern(flag.unless)).search(text, lower):
             continue
+        if flag.unless_anywhere and matcher(compile_pattern(flag.unless_anywhere)).search(text, lower):
+            continue  # here within the clause; the review gate looks at the whole contract
         for m in (first, *candidates):
             names = _names(m, parties) if "party" in m.re.groupindex else {}
             if flag.reciprocal and reciprocal.get(i, frozenset()) - {_norm_party(m.group("party"))}:

@@ -74,7 +74,9 @@ class RedFlag:
     ``insert`` into an insertion after the paragraph; otherwise it is a comment.
     ``favours`` says whom the flagged wording favours: "actor" (the party it names as subject: "X may
     terminate at any time", "in X's sole discretion") or "counterparty" ("X shall indemnify"); the review
-    raises it only when that is not the party we act for (see ``redline.analysis.review.sides``)."""
+    raises it only when that is not the party we act for (see ``redline.analysis.review.sides``).
+    ``unless_anywhere`` suppresses the flag when it matches anywhere in the contract (a confidentiality
+    obligation with no survival period is no finding when a survival clause elsewhere covers it)."""
 
     pattern: str
     message: str
@@ -86,6 +88,7 @@ class RedFlag:
     replacement: str | None = None
     insert: str | None = None
     favours: str | None = None
+    unless_anywhere: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -191,9 +191,10 @@ def _rule(data: dict[str, Any], i: int) -> Rule:
             replacement=f.get("replacement"),
             insert=f.get("insert"),
             favours=f.get("favours"),
+            unless_anywhere=f.get("unless_anywhere"),
         )
         rx = flag_regex(flag, path=f"{path}/pattern")
-        for name in ("context", "unless"):
+        for name in ("context", "unless", "unless_anywhere"):
             if getattr(flag, name):
                 compile_pattern(getattr(flag, name), path=f"{path}/{name}")
         if flag.reciprocal and "party" not in rx.groupindex:

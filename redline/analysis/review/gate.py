@@ -28,7 +28,7 @@ from typing import Any
 
 from ..categories import Category
 from ..document import Document
-from ..playbook import RedFlag, Rule, Threshold, flag_regex
+from ..playbook import RedFlag, Rule, Threshold, compile_pattern, flag_regex
 from ..quantities import DURATION_UNITS, convert, find_quantities
 from .coverage import is_prose_check, offline_rule
 from .evidence import EVIDENCE, FIT, has_evidence
@@ -93,6 +93,9 @@ class Gate:
             return f | {"kind": "comment", "new_text": ""}
         if check is not None and not self._of_kind(rule, i, f["start"]):
             return self._withhold("other_clause")
+        if isinstance(check, RedFlag) and check.unless_anywhere and compile_pattern(check.unless_anywhere).search(
+                self.doc.lowered_all):
+            return self._withhold("answered_elsewhere")
         if check is not None:
             f = self._side(rule, check, text, f)
             if f is None:

@@ -262,3 +262,13 @@ def test_a_right_only_our_client_holds_is_not_made_mutual():
     for_mi = _review([preamble, text], acting_for="M&I", rules=("termination-for-convenience",))
     assert [(s.quote, s.new_text) for s in for_mi.suggestions if s.kind.value == "replace"] == [
         ("Customer may terminate", "Either party may terminate")]
+
+
+def test_a_confidentiality_obligation_with_no_survival_anywhere_is_flagged():
+    # Issue #26: "a confidentiality obligation with no survival period" went unflagged.
+    bare = [LICENCE, "5. Confidentiality. Each party shall keep the other party's information confidential."]
+    result = _review(bare, acting_for="Licensee", rules=("confidentiality",))
+    assert [s.kind.value for s in result.suggestions] == ["comment"]
+    assert "survives termination" in result.suggestions[0].comment
+    covered = [*bare, "12. Survival. Section 5 survives any termination of this Agreement."]
+    assert _review(covered, acting_for="Licensee", rules=("confidentiality",)).suggestions == []
