@@ -272,3 +272,10 @@ def test_a_confidentiality_obligation_with_no_survival_anywhere_is_flagged():
     assert "survives termination" in result.suggestions[0].comment
     covered = [*bare, "12. Survival. Section 5 survives any termination of this Agreement."]
     assert _review(covered, acting_for="Licensee", rules=("confidentiality",)).suggestions == []
+
+
+def test_c0221_a_jury_waiver_the_parties_give_together_is_not_questioned():
+    # c0221 (round 3), rated NOISE: "Jury-trial waiver … confirm it is mutual" on "THE PARTIES HEREBY WAIVE ANY RIGHT
+    # TO TRIAL BY JURY", which answers the question itself.
+    text = "10.6 THE PARTIES HEREBY WAIVE ANY RIGHT TO TRIAL BY JURY IN ANY ACTION ARISING OUT OF THIS AGREEMENT."
+    assert _review([LICENCE, text], acting_for="Licensee", rules=("jurisdiction",)).suggestions == []
