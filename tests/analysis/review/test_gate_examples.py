@@ -278,4 +278,7 @@ def test_c0221_a_jury_waiver_the_parties_give_together_is_not_questioned():
     # c0221 (round 3), rated NOISE: "Jury-trial waiver … confirm it is mutual" on "THE PARTIES HEREBY WAIVE ANY RIGHT
     # TO TRIAL BY JURY", which answers the question itself.
     text = "10.6 THE PARTIES HEREBY WAIVE ANY RIGHT TO TRIAL BY JURY IN ANY ACTION ARISING OUT OF THIS AGREEMENT."
-    assert _review([LICENCE, text], acting_for="Licensee", rules=("jurisdiction",)).suggestions == []
+    result = _review([LICENCE, text], acting_for="Licensee", rules=("jurisdiction",))
+    assert not [s for s in result.suggestions if "WAIVE" in s.quote]
+    one_sided = "10.6 LICENSEE HEREBY WAIVES ANY RIGHT TO TRIAL BY JURY."
+    assert [s for s in _review([LICENCE, one_sided], rules=("jurisdiction",)).suggestions if "WAIVES" in s.quote]
