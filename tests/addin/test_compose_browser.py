@@ -15,17 +15,16 @@ import pytest
 from playwright.sync_api import expect
 
 from redline.models import AnalysisRun, KnownEntry
+from redline.services.playbooks import playbook_default_install
 from tests.addin.test_taskpane_browser import anchor_of, review, sign_in, wait_for
-from tests.app.conftest import install_stacked_playbook
 from tests.support import oracles
-from tests.support.stacked_contract import PARAGRAPHS, SIDE, THREE
+from tests.support.stacked_contract import PARAGRAPHS, THREE
 from tests.support.validator import assert_no_new_findings
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SEED = {
     "partitionKey": "compose:",
-    "customProperties": {"RedlineDocID": "C0B05EC0B05EC0B0"},
     "url": "https://contoso.sharepoint.com/Shared%20Documents/Stacked.docx",
     "paragraphs": [{"text": t} for t in PARAGRAPHS],
 }
@@ -104,10 +103,10 @@ def lawyer_edits_the_inserted_clause_then_undoes_it(a: Applied, suggestion) -> N
 
 @pytest.fixture
 def applied(alice, open_pane, tmp_path):
-    install_stacked_playbook(alice.workspace)
+    playbook_default_install(workspace=alice.workspace)
 
     def open_(name: str) -> Applied:
-        pane = open_pane(SEED, side=SIDE)
+        pane = open_pane(SEED)
         pane.member = alice
         return Applied(pane, tmp_path, name)
 

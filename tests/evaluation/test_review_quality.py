@@ -35,7 +35,7 @@ def test_ratings_summary_counts_shares_and_wrong_suggestions_the_validator_passe
     assert summary["wrong_passed"] == 1 and summary["validator"]["NOISE/none"] == 1
 
 
-@pytest.mark.parametrize("name", ["before", "round1", "round2", "round3"])
+@pytest.mark.parametrize("name", ["before", "round1", "round2", "round3", "round4"])
 def test_the_kept_ratings_are_complete_with_a_reason_each(name):
     records = json.loads((ROOT / "docs" / "review-ratings" / f"{name}.json").read_text())
     assert records and all(r["rating"] in {"USEFUL", "NOISE", "WRONG"} and r["reason"].strip() for r in records)
@@ -60,6 +60,6 @@ def test_review_eval_and_review_ratings_on_the_command_line(tmp_path):
                          capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert bad.returncode == 2 and bad.stderr.strip().startswith("error: bad_data")
     rated = subprocess.run([sys.executable, "-m", "redline", "review-ratings",
-                            str(ROOT / "docs" / "review-ratings" / "round3.json")],
+                            str(ROOT / "docs" / "review-ratings" / "round4.json")],
                            capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert rated.returncode == 0 and json.loads(rated.stdout)["wrong_passed"] == 0
