@@ -109,6 +109,7 @@ def test_start_a_run_watch_progress_and_rerun(admin, alice, playbook):
     run = AnalysisRun.objects.get()
     assert resp.status_code == 302 and resp["Location"] == f"/runs/{run.pk}/"
     queued = admin.get(f"/runs/{run.pk}/").content.decode()
+    assert "<dt>Acting for</dt><dd>Supplier</dd>" in queued
     assert 'hx-trigger="every 1s"' in queued and "<progress" in queued and "Queued" in queued
     polled = admin.get(f"/runs/{run.pk}/progress/", **HTMX)
     assert polled.status_code == 200 and 'hx-trigger="every 1s"' in polled.content.decode()  # keep polling
@@ -136,3 +137,22 @@ def test_run_start_needs_a_version_and_playbook(admin, seeded):
     doc = seeded.run.document_version.document
     resp = admin.post(f"/documents/{doc.pk}/runs/", {"version": "", "playbook": ""}, follow=True)
     assert "Choose a version and a playbook" in resp.content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_run_never_says_every_rule_is_met_when_a_rule_was_not_checked(admin, alice, playbook):
+    from redline.services.documents import document_version_create
+    from redline.services.playbook_edits import rule_create
+    from redline.services.runs import run_request
+
+    with_prose = rule_create(base=playbook, spec={"key": "tone", "title": "Tone", "category": "general",
+                                                  "severity": "minor", "guidance": "Keep the drafting courteous."})
+    version, *_ = document_version_create(workspace=alice.workspace, data=CONTRACT, filename="msa.docx",
+                                            uploaded_by=None)
+    run, _ = run_request(version=version, playbook_version=with_prose, provider="offline", acting_for="Customer")
+    assert in_process_worker().wait_idle(60)
+    run.refresh_from_db()
+    assert run.stats["not_checked"] == ["tone"]
+    page = admin.get(f"/runs/{run.pk}/").content.decode()
+    assert "not checked offline: tone" in page
+    assert "meets every rule" not in page
