@@ -282,3 +282,33 @@ def test_c0221_a_jury_waiver_the_parties_give_together_is_not_questioned():
     assert not [s for s in result.suggestions if s.source == "red_flag"]
     one_sided = "10.6 LICENSEE HEREBY WAIVES ANY RIGHT TO TRIAL BY JURY."
     assert [s for s in _review([LICENCE, one_sided], rules=("jurisdiction",)).suggestions if "WAIVES" in s.quote]
+
+
+def test_two_edits_of_the_same_right_in_one_paragraph_both_apply(tmp_path):
+    # Issue #26: of two edits in one sentence the second was skipped ("occurs 1 times, not 2"), leaving thirty
+    # days in one place and ninety in the next for the same right. Read back by pandoc, not by our writer.
+    from redline.analysis.clauses import clauses_from_paragraphs
+    from redline.ooxml.ops import op_from_json
+    from redline.ooxml.paragraphs import read_document
+    from redline.ooxml.writer import redline_document
+    from tests.support import oracles
+    from tests.support.docx_builder import build_docx
+
+    def para(text: str) -> str:
+        return f'<w:p><w:r><w:t xml:space="preserve">{text}</w:t></w:r></w:p>'
+
+    source = build_docx(para('This Agreement is made between Acme Inc., a Delaware corporation ("Customer"), and '
+                             'Beta LLC, a Texas company ("Supplier").')
+                        + para("The Customer shall pay each invoice within ninety (90) days of receipt, and the "
+                               "Customer shall pay each credit note within ninety (90) days of receipt."))
+    read = read_document(source)
+    from dataclasses import replace
+    playbook = default_playbook()
+    playbook = replace(playbook, rules=(playbook.rule("payment-terms"),))
+    result = review(clauses_from_paragraphs(read.paragraphs), playbook, OfflineProvider(), acting_for="Supplier")
+    assert len(result.suggestions) == 2
+    out = redline_document(read.docx, [op_from_json(i, s.to_op()) for i, s in enumerate(result.suggestions)])
+    path = tmp_path / "out.docx"
+    path.write_bytes(out.docx)
+    accepted = " ".join(oracles.pandoc_text(path, "accept"))
+    assert accepted.count("sixty (60) days") == 2 and "ninety" not in accepted
