@@ -183,7 +183,7 @@ class _Review:
         self.calls = ProviderCalls(
             self.doc, self.provider, self.cache, self.stats, self._related, mode=self.mode,
             prior_rejections=self.prior_rejections, preferences_text=self.preferences_text,
-            preference_updates=self.preference_updates)
+            preference_updates=self.preference_updates, acting_for=self.gate.cast.side_name)
         plans = [self._plan(rule) for rule in rules]
         placed = [p for p in plans if p.placement is not None]  # clauses sharing an anchor get distinct numbers
         for plan, placement in zip(placed, stagger([p.placement for p in placed]), strict=True):
@@ -215,7 +215,7 @@ class _Review:
             missing_at = placement.after
         reciprocal = reciprocal_parties(rule, (doc.clauses[i].text for i in selected), doc.parties)
         prefix = _hash(
-            self.provider.identity, rule.fingerprint, self.preferences_version, ",".join(doc.parties),
+            self.provider.identity, rule.fingerprint, self.preferences_version, ",".join(doc.parties), self.gate.cast.side_name,
             repr(sorted((k, sorted(v)) for k, v in reciprocal.items())),
         )
         excerpts: dict[int, Excerpt] = {}

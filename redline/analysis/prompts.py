@@ -20,7 +20,8 @@ from string import Template
 from .playbook import Rule
 from .rejections import Rejection, format_rejections
 
-PROMPT_FILES = ("first_run", "rerun", "output_rules", "rule", "context", "missing", "validator", "validator_input")
+PROMPT_FILES = ("first_run", "rerun", "output_rules", "rule", "side", "no_side", "context", "missing", "validator",
+                "validator_input")
 
 
 class PromptMode(StrEnum):
@@ -70,9 +71,11 @@ def _bullets(lines: Sequence[str]) -> str:
     return "\n".join(f"  {i}. {line}" for i, line in enumerate(lines, 1)) if lines else "  (none)"
 
 
-def rule_prompt(rule: Rule, paragraphs: str, *, missing_after: int | None = None, context: str = "") -> str:
+def rule_prompt(rule: Rule, paragraphs: str, *, missing_after: int | None = None, context: str = "",
+                side: str = "") -> str:
     """The user message for one rule and a batch of numbered paragraphs; ``context`` is
-    :func:`related_context`'s block (empty when the paragraphs rely on nothing elsewhere)."""
+    :func:`related_context`'s block (empty when the paragraphs rely on nothing elsewhere); ``side`` the party
+    the review acts for ("" : none chosen)."""
     flags = [f.message for f in rule.red_flags]
     limits = [
         f"{t.metric.replace('_', ' ')} {t.operator} {t.value:g} {t.unit.replace('_', ' ')}" + (f" per {t.per}" if t.per else "")
@@ -96,6 +99,7 @@ def rule_prompt(rule: Rule, paragraphs: str, *, missing_after: int | None = None
         examples=examples,
         context=context,
         paragraphs=paragraphs,
+        side=render("side", party=side) if side else render("no_side"),
     )
     if missing_after is not None:
         text += render("missing", after=str(missing_after))

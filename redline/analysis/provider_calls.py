@@ -69,7 +69,7 @@ class ProviderCalls:
     def __init__(self, doc: Document, provider: Provider, cache: Cache | None, stats: ReviewStats,
                  related: Callable[[int], tuple[Related, ...]], *, mode: PromptMode,
                  prior_rejections: tuple[Rejection, ...], preferences_text: str,
-                 preference_updates: list[PreferenceUpdate]) -> None:
+                 preference_updates: list[PreferenceUpdate], acting_for: str = "") -> None:
         self.doc = doc
         self.provider = provider
         self.cache = cache
@@ -79,6 +79,7 @@ class ProviderCalls:
         self.prior_rejections = prior_rejections
         self.preferences_text = preferences_text
         self.preference_updates = preference_updates
+        self.acting_for = acting_for
 
     def lookup(self, plan: RulePlan) -> list[int]:
         """Fill ``plan`` from the cache; return the selected clauses still to ask about."""
@@ -155,6 +156,7 @@ class ProviderCalls:
             reciprocal=plan.reciprocal,
             prior_rejections=self.prior_rejections,
             preferences_text=self.preferences_text,
+            acting_for=self.acting_for,
         )
 
     def absorb(self, job: Job, response: ProviderResponse) -> None:

@@ -237,3 +237,24 @@ def test_the_model_validator_cannot_choose_the_status(server, playbook):
     assert body["response_format"]["json_schema"]["name"] == "clause_verdict"
     assert "status" not in body["response_format"]["json_schema"]["schema"]["properties"]
     assert "Limitation of liability" in body["messages"][1]["content"]
+
+
+def test_the_model_is_told_whose_side_it_is_on_and_its_edits_pass_the_same_gate(server, msa, playbook):
+    server.responder = payment_answer  # ninety days to pay is the Customer's advantage
+    for_supplier = review(msa, payment_only(playbook), provider(server), acting_for="Supplier")
+    user = server.requests[-1].messages[1]["content"]
+    assert "You act for Supplier." in user and "never give the other party a right" in user
+    assert [(s.kind, s.new_text) for s in for_supplier.suggestions] == [(Kind.REPLACE, "sixty (60) days")]
+    review(msa, payment_only(playbook), provider(server))
+    assert "No side has been chosen" in server.requests[-1].messages[1]["content"]
+
+    # a model's edit that brings the playbook's words into the contract is withheld as an edit, as the engine's is
+    def foreign(body: dict) -> Reply:
+        n = number_of(body, "1.1 The Customer shall pay")
+        return completion(findings({"paragraph": n, "kind": "replace", "quote": "ninety (90) days",
+                                    "new_text": "sixty (60) days after the Charges fall due under [England and Wales]",
+                                    "comment": "Too long."}))
+
+    server.responder = foreign
+    (s,) = review(msa, payment_only(playbook), provider(server), acting_for="Supplier").suggestions
+    assert s.kind is Kind.COMMENT and s.new_text == ""

@@ -52,7 +52,8 @@ class RuleRequest:
     ``missing_after`` is set when the document has no clause the rule requires:
     the number of the item after which one should be inserted. ``parties`` are
     the document's party names; ``reciprocal`` is document-wide evidence for
-    the rule's reciprocal red flags (flag index → parties doing the same thing).
+    the rule's reciprocal red flags (flag index → parties doing the same thing);
+    ``acting_for`` is the side a model is told it acts for.
     """
 
     rule: Rule
@@ -63,6 +64,7 @@ class RuleRequest:
     reciprocal: Mapping[int, frozenset[str]] = field(default_factory=dict)
     prior_rejections: tuple[Rejection, ...] = ()
     preferences_text: str = ""
+    acting_for: str = ""  # the party the review acts for, as the contract names it ("": no side)
 
 
 @dataclass(frozen=True, slots=True)

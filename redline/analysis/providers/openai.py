@@ -168,7 +168,7 @@ class OpenAIProvider:
             {"role": "system", "content": system_prompt(
                 request.mode, prior_rejections=request.prior_rejections, preferences_text=request.preferences_text)},
             {"role": "user", "content": rule_prompt(request.rule, paragraphs, missing_after=request.missing_after,
-                                                    context=context)},
+                                                    context=context, side=request.acting_for)},
         ]
         rerun = request.mode is PromptMode.RERUN
         data, usage = self.complete(messages, "contract_findings", RERUN_SCHEMA if rerun else FINDINGS_SCHEMA,

@@ -46,6 +46,11 @@ class Cast:
     client: Party | None = None
 
     @property
+    def side_name(self) -> str:
+        """The client's name as the contract gives it ("" without a side)."""
+        return self.client.name if self.client is not None else ""
+
+    @property
     def names(self) -> tuple[str, ...]:
         """Every name a party goes by in the text (defined names and roles), longest first."""
         names = {n for p in self.parties for n in (p.name, p.role) if n}
