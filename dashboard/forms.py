@@ -17,8 +17,8 @@ from django.core.validators import RegexValidator
 from django.http import QueryDict
 
 from redline.analysis.categories import Category
-from redline.analysis.playbook import RiskDimension, Severity
-from redline.analysis.playbook_io import MAX_BYTES
+from redline.analysis.playbook.io import MAX_BYTES
+from redline.analysis.playbook.model import RiskDimension, Severity
 from redline.learning.feedback import FOLLOW_UP_REASONS
 from redline.models import Membership, Workspace
 from redline.services.analytics import TIME_RANGES

@@ -13,7 +13,7 @@ from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, QuerySet
 from django.http import Http404
 
 from redline import selectors
-from redline.analysis.playbook import Severity
+from redline.analysis.playbook.model import Severity
 from redline.errors import NotFound
 from redline.models import (
     AnalysisRun,

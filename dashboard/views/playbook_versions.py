@@ -8,7 +8,7 @@ from django.shortcuts import redirect
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from redline.analysis.playbook_io import dump_playbook
+from redline.analysis.playbook.io import dump_playbook
 from redline.errors import ApplicationError
 from redline.services.playbook_diff import playbook_diff
 from redline.services.playbook_edits import (

@@ -24,8 +24,8 @@ from redline.ooxml.paragraphs import read_document
 from .cache import MemoryCache
 from .clauses import clauses_from_paragraphs
 from .pipeline import review
-from .playbook import Playbook
-from .playbook_io import default_playbook
+from .playbook.io import default_playbook
+from .playbook.model import Playbook
 from .providers.offline import OfflineProvider
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from .document import ROLE_NOUNS
-from .playbook import Rule, Severity, Threshold, compile_pattern, flag_regex, party_pattern
+from .playbook.model import Rule, Severity, Threshold, compile_pattern, flag_regex, party_pattern
 from .prefilter import matcher
 from .quantities import DAYS_PER_UNIT, DURATION_UNITS, Quantity, convert, describe, find_quantities, format_like
 

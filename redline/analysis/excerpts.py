@@ -28,7 +28,7 @@ from redline.clauses import PLAYBOOK_TO_CUAD
 
 from .categories import classify_text
 from .document import Document
-from .playbook import Rule
+from .playbook.model import Rule
 from .prefilter import Matcher
 
 # Paragraphs of at most this many characters are given whole (measured on dev with SENTENCE_FLOOR: 94.97%

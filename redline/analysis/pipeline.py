@@ -42,8 +42,8 @@ from .dependencies import related_items
 from .document import Document, build_document
 from .excerpts import Excerpt, excerpt_of
 from .grounding import occurrence_of
-from .placement import place_missing, stagger
-from .playbook import Playbook, Rule, Severity
+from .placement.place import place_missing, stagger
+from .playbook.model import Playbook, Rule, Severity
 from .prompts import PromptMode
 from .provider_calls import Job, ProviderCalls, RulePlan
 from .providers.base import PreferenceUpdate, Provider, ProviderError, ProviderResponse, Related

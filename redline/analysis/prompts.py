@@ -17,7 +17,7 @@ from functools import cache
 from importlib import resources
 from string import Template
 
-from .playbook import Rule
+from .playbook.model import Rule
 from .rejections import Rejection, format_rejections
 
 PROMPT_FILES = ("first_run", "rerun", "output_rules", "rule", "side", "no_side", "context", "missing", "validator",

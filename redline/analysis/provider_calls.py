@@ -20,8 +20,8 @@ from .cache import Cache
 from .document import Document
 from .excerpts import Excerpt
 from .grounding import locate, widen_to_unique
-from .placement import Placement
-from .playbook import Rule, Severity
+from .placement.place import Placement
+from .playbook.model import Rule, Severity
 from .prompts import PromptMode
 from .providers.base import Item, PreferenceUpdate, Provider, ProviderResponse, RawFinding, Related, RuleRequest
 from .rejections import Rejection

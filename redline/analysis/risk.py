@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .categories import Category
-from .playbook import RiskDimension, Severity
+from .playbook.model import RiskDimension, Severity
 
 SEVERITY_WEIGHT = {Severity.CRITICAL: 85, Severity.MAJOR: 60, Severity.MINOR: 30}
 DIMENSIONS: tuple[RiskDimension, ...] = tuple(RiskDimension)

@@ -1,6 +1,6 @@
 """Which paragraphs a rule applies to, and whether its clause exists.
 
-Where a missing clause goes is :mod:`.placement`'s job.
+Where a missing clause goes is :mod:`.placement.place`'s job.
 
 Selection is cheap and deterministic, and it decides what a model is shown, so
 it errs towards inclusion: a paragraph is selected when its own wording is of
@@ -21,7 +21,7 @@ from redline.clauses import COMPLETE, PLAYBOOK_TO_CUAD
 
 from .categories import Category
 from .document import Document
-from .playbook import Rule, compile_pattern, flag_regex, party_pattern
+from .playbook.model import Rule, compile_pattern, flag_regex, party_pattern
 from .prefilter import Matcher, matcher
 
 # A definition reaches a rule through the clause engine only at this probability or more (a definition can

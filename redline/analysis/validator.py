@@ -23,7 +23,7 @@ from typing import Protocol
 
 from .cache import Cache
 from .checks import check_rule
-from .playbook import Rule, Severity
+from .playbook.model import Rule, Severity
 from .prefilter import Matcher, matcher
 from .quantities import convert, find_quantities
 

@@ -172,7 +172,7 @@ def openai_latency(*, pages: int, latency: float, workdir: Path, out: TextIO) ->
 
     from redline.analysis.clauses import clauses_from_paragraphs
     from redline.analysis.pipeline import review
-    from redline.analysis.playbook_io import default_playbook
+    from redline.analysis.playbook.io import default_playbook
     from redline.analysis.providers.openai import OpenAIProvider
     from redline.ooxml.paragraphs import read_document
 

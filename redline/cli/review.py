@@ -34,8 +34,8 @@ def run_review(args: argparse.Namespace) -> int:
     from redline.analysis.cache import MemoryCache
     from redline.analysis.clauses import clauses_from_paragraphs
     from redline.analysis.pipeline import ReviewError, review
-    from redline.analysis.playbook import PlaybookError
-    from redline.analysis.playbook_io import default_playbook, load_playbook
+    from redline.analysis.playbook.io import default_playbook, load_playbook
+    from redline.analysis.playbook.model import PlaybookError
     from redline.ooxml.ops import op_from_json
     from redline.ooxml.paragraphs import read_document
     from redline.ooxml.writer import redline_document

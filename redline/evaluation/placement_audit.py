@@ -40,9 +40,9 @@ from pathlib import Path
 from redline.analysis.categories import Category
 from redline.analysis.clauses import Clause
 from redline.analysis.document import build_document
-from redline.analysis.placement import place_missing
-from redline.analysis.playbook import Playbook, Rule
-from redline.analysis.playbook_io import default_playbook
+from redline.analysis.placement.place import place_missing
+from redline.analysis.playbook.io import default_playbook
+from redline.analysis.playbook.model import Playbook, Rule
 
 from .cuad_dev import DevContract, Spans, dev_ids, gold_spans, read_dev_contract
 

@@ -26,8 +26,8 @@ from typing import Any
 
 from redline.analysis.cache import MemoryCache
 from redline.analysis.pipeline import review
-from redline.analysis.playbook import Playbook
-from redline.analysis.playbook_io import default_playbook
+from redline.analysis.playbook.io import default_playbook
+from redline.analysis.playbook.model import Playbook
 from redline.analysis.providers.offline import OfflineProvider
 
 from .cuad_dev import DevContract, Spans, contract_texts, dev_ids, gold_spans, read_dev_contract

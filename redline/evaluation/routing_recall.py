@@ -19,8 +19,8 @@ from pathlib import Path
 
 from redline.analysis.document import Document, build_document
 from redline.analysis.excerpts import excerpt_of
-from redline.analysis.playbook import Playbook, Rule
-from redline.analysis.playbook_io import default_playbook
+from redline.analysis.playbook.io import default_playbook
+from redline.analysis.playbook.model import Playbook, Rule
 from redline.analysis.selection import rule_matchers, select_clauses
 from redline.clauses import PLAYBOOK_TO_CUAD
 

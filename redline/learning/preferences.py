@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from redline.analysis.playbook import Rule, Threshold
+from redline.analysis.playbook.model import Rule, Threshold
 from redline.analysis.quantities import DURATION_UNITS, Quantity, describe, find_quantities
 
 from .suppression import RejectedSuggestion

@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from ..analysis.playbook import Playbook as PlaybookSpec
+from ..analysis.playbook.model import Playbook as PlaybookSpec
 
 SETTINGS = ("name", "contract_type", "perspective", "description")
 

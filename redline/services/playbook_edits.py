@@ -21,9 +21,9 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
-from ..analysis.playbook import Playbook as PlaybookSpec
-from ..analysis.playbook import PlaybookError
-from ..analysis.playbook_io import playbook_from_dict
+from ..analysis.playbook.io import playbook_from_dict
+from ..analysis.playbook.model import Playbook as PlaybookSpec
+from ..analysis.playbook.model import PlaybookError
 from ..errors import ApplicationError, NotFound
 from ..models import Playbook, PlaybookVersion, Workspace
 from .playbook_diff import PlaybookDiff, playbook_diff

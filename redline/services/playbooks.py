@@ -16,9 +16,9 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Max
 
-from ..analysis.playbook import FORMAT, PlaybookError
-from ..analysis.playbook import Playbook as PlaybookSpec
-from ..analysis.playbook_io import default_playbook, load_playbook, playbook_from_dict
+from ..analysis.playbook.io import default_playbook, load_playbook, playbook_from_dict
+from ..analysis.playbook.model import FORMAT, PlaybookError
+from ..analysis.playbook.model import Playbook as PlaybookSpec
 from ..errors import ApplicationError
 from ..models import Playbook, PlaybookVersion, Rule, Workspace
 from .audit import audit_record

@@ -12,8 +12,8 @@ from dataclasses import dataclass, replace
 
 from ..analysis.clauses import Clause
 from ..analysis.pipeline import ReviewError, review
-from ..analysis.playbook import Playbook as PlaybookSpec
-from ..analysis.playbook import Rule as RuleSpec
+from ..analysis.playbook.model import Playbook as PlaybookSpec
+from ..analysis.playbook.model import Rule as RuleSpec
 from ..analysis.providers.offline import OfflineProvider
 from ..analysis.review.coverage import checked_offline
 from ..analysis.suggestions import Suggestion as SuggestionSpec

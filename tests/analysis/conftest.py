@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from redline.analysis.clauses import Clause, clauses_from_paragraphs
-from redline.analysis.playbook import Playbook
-from redline.analysis.playbook_io import default_playbook
+from redline.analysis.playbook.io import default_playbook
+from redline.analysis.playbook.model import Playbook
 from redline.analysis.providers.base import ProviderResponse, RuleRequest
 from redline.analysis.providers.offline import OfflineProvider
 from redline.ooxml.paragraphs import read_document

@@ -15,7 +15,7 @@ from redline.analysis.cache import MemoryCache
 from redline.analysis.clauses import Clause
 from redline.analysis.dependencies import MAX_CHARS, clause_graph
 from redline.analysis.pipeline import review
-from redline.analysis.playbook import Playbook
+from redline.analysis.playbook.model import Playbook
 from redline.analysis.providers.openai import OpenAIProvider
 from redline.analysis.suggestions import Kind
 from tests.support.chat_server import ChatServer, Reply, completion, findings

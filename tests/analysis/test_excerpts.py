@@ -17,7 +17,7 @@ from redline.analysis.cache import MemoryCache
 from redline.analysis.document import build_document
 from redline.analysis.excerpts import GAP, WHOLE_UP_TO, excerpt_of
 from redline.analysis.pipeline import review
-from redline.analysis.playbook import Playbook
+from redline.analysis.playbook.model import Playbook
 from redline.analysis.providers.base import ProviderResponse, RawFinding, RuleRequest, Usage
 from redline.analysis.providers.offline import OfflineProvider
 from redline.analysis.selection import rule_matchers

@@ -6,7 +6,7 @@ import pytest
 
 from redline.analysis.grounding import locate, normalize, widen_to_unique
 from redline.analysis.pipeline import review
-from redline.analysis.playbook import Playbook
+from redline.analysis.playbook.model import Playbook
 from redline.analysis.providers.base import ProviderResponse, RawFinding, RuleRequest, Usage
 from redline.analysis.suggestions import Kind
 

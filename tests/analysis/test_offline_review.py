@@ -10,7 +10,7 @@ import pytest
 from redline.analysis.checks import check_rule
 from redline.analysis.clauses import clauses_from_paragraphs
 from redline.analysis.pipeline import review
-from redline.analysis.playbook import Playbook
+from redline.analysis.playbook.model import Playbook
 from redline.analysis.providers.offline import OfflineProvider
 from redline.analysis.suggestions import Kind
 from redline.analysis.validator import Status

@@ -14,7 +14,7 @@ import pytest
 
 from redline.analysis.excerpts import GAP
 from redline.analysis.pipeline import ReviewError, review
-from redline.analysis.playbook import Playbook
+from redline.analysis.playbook.model import Playbook
 from redline.analysis.providers.base import Item, ProviderError, RuleRequest
 from redline.analysis.providers.openai import FINDINGS_SCHEMA, OpenAIProvider, OpenAIValidator
 from redline.analysis.rejections import Rejection

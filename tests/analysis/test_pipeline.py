@@ -10,7 +10,7 @@ from redline.analysis.cache import MemoryCache
 from redline.analysis.categories import Category
 from redline.analysis.clauses import Clause, clauses_from_json
 from redline.analysis.pipeline import ReviewError, review
-from redline.analysis.playbook import Playbook, RiskDimension, Severity
+from redline.analysis.playbook.model import Playbook, RiskDimension, Severity
 from redline.analysis.prompts import PromptMode
 from redline.analysis.providers.base import ProviderError, ProviderResponse, RuleRequest
 from redline.analysis.providers.offline import OfflineProvider

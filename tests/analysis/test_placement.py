@@ -17,13 +17,13 @@ from xml.sax.saxutils import escape
 import pytest
 
 from redline.analysis.categories import Category
-from redline.analysis.clause_numbers import parse_number
 from redline.analysis.clauses import Clause, clauses_from_paragraphs
-from redline.analysis.contract_outline import Outline
 from redline.analysis.document import build_document
 from redline.analysis.pipeline import review
-from redline.analysis.placement import Placement, place_missing, stagger
-from redline.analysis.playbook import Playbook
+from redline.analysis.placement.numbers import parse_number
+from redline.analysis.placement.outline import Outline
+from redline.analysis.placement.place import Placement, place_missing, stagger
+from redline.analysis.playbook.model import Playbook
 from redline.analysis.providers.base import ProviderResponse, RawFinding, RuleRequest, Usage
 from redline.analysis.providers.offline import OfflineProvider
 from redline.analysis.rejections import Rejection, rejection_filter

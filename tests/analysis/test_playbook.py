@@ -12,8 +12,7 @@ import pytest
 
 from redline.analysis.categories import CATEGORIES, Category
 from redline.analysis.checks import check_rule
-from redline.analysis.playbook import Playbook, PlaybookError
-from redline.analysis.playbook_io import (
+from redline.analysis.playbook.io import (
     MAX_BYTES,
     default_playbook,
     dump_playbook,
@@ -21,6 +20,7 @@ from redline.analysis.playbook_io import (
     playbook_from_dict,
     schema,
 )
+from redline.analysis.playbook.model import Playbook, PlaybookError
 
 MINIMAL = {"format": "redline-playbook/1", "name": "Tiny", "rules": [
     {"key": "pay", "title": "Payment", "category": "payment_terms", "severity": "major"},

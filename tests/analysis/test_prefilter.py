@@ -7,8 +7,8 @@ import re
 import pytest
 
 from redline.analysis.categories import _SIGNALS, _TITLES
-from redline.analysis.playbook import compile_pattern, flag_regex, party_pattern
-from redline.analysis.playbook_io import default_playbook
+from redline.analysis.playbook.io import default_playbook
+from redline.analysis.playbook.model import compile_pattern, flag_regex, party_pattern
 from redline.analysis.prefilter import matcher, needles
 from redline.analysis.validator import _DANGEROUS
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from redline.analysis.document import build_document
-from redline.analysis.placement import place_missing
+from redline.analysis.placement.place import place_missing
 from redline.analysis.signature_block import signature_start
 
 from .conftest import make_clauses
@@ -153,7 +153,7 @@ def test_run_in_capitals_titles_mark_the_general_provisions_and_the_preamble(pla
 
 
 def test_a_contents_line_or_a_cross_reference_in_the_body_does_not_move_the_operative_start(playbook):
-    from redline.analysis.contract_outline import Outline
+    from redline.analysis.placement.outline import Outline
 
     plain = Outline(build_document(make_clauses(BODY))).first
     for line in ["9. Payment Date\t15",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from redline.analysis.cache import MemoryCache
-from redline.analysis.playbook import Severity
+from redline.analysis.playbook.model import Severity
 from redline.analysis.validator import (
     VERDICT_TTL,
     DocumentFacts,

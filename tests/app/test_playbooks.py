@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from redline.analysis.playbook_io import default_playbook, dump_playbook
+from redline.analysis.playbook.io import default_playbook, dump_playbook
 from redline.errors import ApplicationError
 from redline.models import PlaybookVersion, Rule
 from redline.services.playbooks import (

@@ -336,7 +336,7 @@ def test_history_and_import_preview(page: Page, alice):
     expect(page.locator("#rule-indemnity")).to_be_visible()
 
     page.get_by_role("link", name="Import…").click()
-    source = (Path(__file__).resolve().parents[2] / "redline/analysis/playbooks/default.yaml").read_text()
+    source = (Path(__file__).resolve().parents[2] / "redline/analysis/playbook/default.yaml").read_text()
     page.get_by_label("…or paste it").fill(source.replace("title: Indemnities", "title: Indemnities and defence", 1))
     page.get_by_role("button", name="Preview changes").click()
     expect(page.get_by_role("heading", name=re.compile("^Preview"))).to_be_focused()

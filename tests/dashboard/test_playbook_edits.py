@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 import yaml
 
-from redline.analysis.playbook_io import default_playbook, dump_playbook
+from redline.analysis.playbook.io import default_playbook, dump_playbook
 from redline.errors import ApplicationError
 from redline.services.playbook_diff import playbook_diff
 from redline.services.playbook_edits import (

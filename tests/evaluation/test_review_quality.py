@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from redline.analysis.playbook_io import default_playbook
+from redline.analysis.playbook.io import default_playbook
 from redline.evaluation.review_quality import _number_problem, evaluate, ratings_summary
 
 ROOT = Path(__file__).resolve().parents[2]

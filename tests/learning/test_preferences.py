@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from redline.analysis.playbook_io import default_playbook
+from redline.analysis.playbook.io import default_playbook
 from redline.analysis.prompts import PromptMode, system_prompt
 from redline.learning.outcomes import Status, detect_outcomes
 from redline.learning.preferences import (

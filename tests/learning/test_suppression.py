@@ -6,7 +6,7 @@ import dataclasses
 
 from redline.analysis.clauses import Clause
 from redline.analysis.pipeline import review
-from redline.analysis.playbook_io import default_playbook
+from redline.analysis.playbook.io import default_playbook
 from redline.analysis.providers.offline import OfflineProvider
 from redline.analysis.suggestions import Kind, Suggestion
 from redline.learning.outcomes import Status, detect_outcomes

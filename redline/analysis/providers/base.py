@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from ..playbook import Rule
+from ..playbook.model import Rule
 from ..prompts import PromptMode
 from ..rejections import Rejection
 

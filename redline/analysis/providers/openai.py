@@ -26,7 +26,7 @@ from typing import Any
 import jsonschema
 import openai
 
-from ..playbook import Rule, Severity
+from ..playbook.model import Rule, Severity
 from ..prompts import (
     PromptMode,
     number_paragraphs,

@@ -15,7 +15,7 @@ from typing import Any
 from redline.clauses import PLAYBOOK_TO_CUAD
 
 from ..document import Document
-from ..playbook import Rule
+from ..playbook.model import Rule
 from .evidence import EVIDENCE_REQUIRED, has_evidence
 
 _LEAD = 200

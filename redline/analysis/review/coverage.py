@@ -14,7 +14,7 @@ import re
 from dataclasses import replace
 from functools import cache
 
-from ..playbook import Rule, Threshold
+from ..playbook.model import Rule, Threshold
 from ..quantities import find_quantities
 
 PROSE_METRIC = "_position"  # the suffix of a threshold read from a rule's prose

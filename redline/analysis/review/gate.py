@@ -28,7 +28,7 @@ from typing import Any
 
 from ..categories import Category
 from ..document import Document
-from ..playbook import RedFlag, Rule, Threshold, compile_pattern, flag_regex
+from ..playbook.model import RedFlag, Rule, Threshold, compile_pattern, flag_regex
 from ..quantities import DURATION_UNITS, convert, find_quantities
 from .coverage import is_prose_check, offline_rule
 from .evidence import EVIDENCE, FIT, has_evidence

@@ -13,7 +13,7 @@ import pytest
 from redline.analysis.cache import MemoryCache
 from redline.analysis.clauses import Clause
 from redline.analysis.pipeline import ReviewError, review
-from redline.analysis.playbook_io import default_playbook
+from redline.analysis.playbook.io import default_playbook
 from redline.analysis.providers.offline import OfflineProvider
 
 
@@ -195,7 +195,7 @@ def test_a_rule_with_prose_only_is_checked_from_its_position_and_a_rule_without_
     # Issue #26: a dashboard rule ("survive at least five (5) years", no detection YAML) said "this text passes"
     # on a clause that breaks it, and the run said "the document meets every rule".
     from redline.analysis.categories import Category
-    from redline.analysis.playbook import Playbook, Rule, Severity
+    from redline.analysis.playbook.model import Playbook, Rule, Severity
 
     survival = Rule(key="survival", title="Confidentiality survival", category=Category.CONFIDENTIALITY,
                     severity=Severity.MAJOR, preferred_position="Confidentiality obligations survive at least five (5) "

@@ -1,8 +1,8 @@
 """Reading and writing playbooks: YAML/JSON in, schema and semantic checks, YAML/JSON out.
 
-Split from :mod:`redline.analysis.playbook`, which holds the rule model and
+Split from :mod:`.model`, which holds the rule model and
 its patterns: this module turns untrusted text into that model (a bounded,
-alias-free YAML parse, ``playbook.schema.json``, then the checks the schema
+alias-free YAML parse, ``schema.json``, then the checks the schema
 cannot express: regexes compile, replacement templates name real groups,
 keys are unique), serialises it back, and loads the built-in playbook.
 """
@@ -19,8 +19,8 @@ from typing import Any
 import jsonschema
 import yaml
 
-from .categories import Category
-from .playbook import (
+from ..categories import Category
+from .model import (
     Example,
     Playbook,
     PlaybookError,
@@ -39,7 +39,7 @@ MAX_BYTES = 2_000_000
 @cache
 def schema() -> dict[str, Any]:
     """The JSON Schema of the interchange format (also served to clients)."""
-    return json.loads(resources.files(__package__).joinpath("playbook.schema.json").read_text("utf-8"))
+    return json.loads(resources.files(__package__).joinpath("schema.json").read_text("utf-8"))
 
 
 @cache
@@ -149,11 +149,11 @@ _Dumper.add_representer(str, _str_presenter)
 
 @cache
 def default_playbook() -> Playbook:
-    """The built-in commercial-contract playbook (``playbooks/default.yaml``).
+    """The built-in commercial-contract playbook (``default.yaml``).
 
     Our own file, so it is parsed with libyaml's fast loader (a third of the offline review's start-up with the
     pure-Python one); uploads keep the alias-refusing loader of :func:`load_playbook`."""
-    text = resources.files(__package__).joinpath("playbooks/default.yaml").read_text(encoding="utf-8")
+    text = resources.files(__package__).joinpath("default.yaml").read_text(encoding="utf-8")
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     return playbook_from_dict(yaml.load(text, Loader=loader))  # noqa: S506 - a safe loader, on our own file
 

@@ -41,11 +41,11 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from .categories import Category
-from .clause_numbers import NUMBER, Number, parse_number
-from .contract_outline import BOILERPLATE, Outline, Unit, walk
-from .document import Document
-from .playbook import Rule
+from ..categories import Category
+from ..document import Document
+from ..playbook.model import Rule
+from .numbers import NUMBER, Number, parse_number
+from .outline import BOILERPLATE, Outline, Unit, walk
 
 C = Category
 

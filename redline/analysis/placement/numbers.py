@@ -1,9 +1,9 @@
 """Clause numbers as contracts write them: "14.", "14.3", "14A.", "Section 9", "ARTICLE IV".
 
-Split from :mod:`redline.analysis.placement`: reading a paragraph's number,
+Split from :mod:`.place`: reading a paragraph's number,
 and the number that follows it ("14.4", or "14A" when "15." is taken), is
 needed both to build the contract's outline
-(:mod:`redline.analysis.contract_outline`) and to number an inserted clause.
+(:mod:`.outline`) and to number an inserted clause.
 """
 
 from __future__ import annotations

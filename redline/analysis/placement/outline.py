@@ -1,6 +1,6 @@
 """The contract's outline as the placement of a missing clause sees it: a tree of clauses.
 
-Split from :mod:`redline.analysis.placement`, which decides where a missing
+Split from :mod:`.place`, which decides where a missing
 clause goes; this module finds the operative part (past the parties, recitals
 and table of contents, before the signature block and schedules), builds its
 clause tree from headings and numbers, and tells which sections are the
@@ -13,10 +13,10 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .categories import Category, classify_heading
-from .clause_numbers import ITEM, NUMBER, Number, after_number, parse_number
-from .clauses import Clause
-from .document import Document
+from ..categories import Category, classify_heading
+from ..clauses import Clause
+from ..document import Document
+from .numbers import ITEM, NUMBER, Number, after_number, parse_number
 
 C = Category
 

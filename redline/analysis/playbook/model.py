@@ -5,11 +5,11 @@ so a machine can apply it and a lawyer can audit it: per rule, what to look
 for (category, keywords, red-flag patterns, numeric thresholds), why it
 matters (guidance, severity, risk dimensions), and how to fix it (preferred
 position, ordered fallbacks, suggested language). The format is YAML or JSON,
-checked against ``playbook.schema.json`` and then semantically (regexes
+checked against ``schema.json`` and then semantically (regexes
 compile, replacement templates name real groups, keys are unique), so a bad
 upload fails at import with a :class:`PlaybookError` that says where, not
 halfway through a review; reading, checking and writing the format is
-:mod:`redline.analysis.playbook_io`. See ``docs/playbook-format.md``.
+:mod:`redline.analysis.playbook.io`. See ``docs/playbook-format.md``.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from enum import StrEnum
 from functools import cache, lru_cache
 from typing import Any
 
-from .categories import Category
-from .document import ROLE_NOUNS
+from ..categories import Category
+from ..document import ROLE_NOUNS
 
 FORMAT = "redline-playbook/1"
 PARTY_PLACEHOLDER = "{party}"
