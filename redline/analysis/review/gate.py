@@ -20,7 +20,6 @@ fits the kind of contract. Every withheld finding is counted by reason in the ru
 
 from __future__ import annotations
 
-import operator
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -38,7 +37,6 @@ from .wording import ContractWords, adapt, respell, words_digits_mismatch
 
 # A sentence counts as the rule's clause kind from this clause-engine probability up.
 SENTENCE_KIND = 0.3
-_OPS = {"<=": operator.le, "<": operator.lt, ">=": operator.ge, ">": operator.gt, "==": operator.eq}
 _NEITHER_LIABLE = re.compile(r"\bneither\s+(?:party|of\s+the\s+parties)\b.{0,40}?\b(?:shall|will)\s+(?:\w+\s+)?be\s+liable"
                              r"\b.{0,160}?\b(?:indirect|consequential|special|incidental|punitive|lost\s+profits)\b")
 

@@ -52,7 +52,6 @@ class ContractWords:
     """What the contract says and how: its capitalised words, spelling convention and how it writes "party"."""
 
     capitalised: frozenset[str]
-    lower: frozenset[str]
     us_spelling: bool
     party_capital: bool
 
@@ -60,14 +59,12 @@ class ContractWords:
     def of(cls, texts: Iterable[str]) -> ContractWords:
         """Read the convention from the contract's paragraphs."""
         capitalised: set[str] = set()
-        lower: set[str] = set()
         us = uk = 0
         party = Counter[str]()
         for text in texts:
             for m in _WORD.finditer(text):
                 w = m.group(0)
                 lw = w.lower().removesuffix("'s").removesuffix("’s").strip("'’-")  # "the Supplier's" uses "Supplier"
-                lower.add(lw)
                 if w[0].isupper():
                     capitalised.add(lw)
                 if lw in UK_TO_US:
@@ -76,7 +73,7 @@ class ContractWords:
                     us += 1
             for m in re.finditer(r"(?<![.!?]\s)(?<!^)\b([Pp])art(?:y|ies)\b", text):
                 party[m.group(1)] += 1
-        return cls(frozenset(capitalised), frozenset(lower), us >= uk, party["P"] > party["p"])
+        return cls(frozenset(capitalised), us >= uk, party["P"] > party["p"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +89,7 @@ def adapt(new_text: str, words: ContractWords, *, before: str = "") -> Adapted:
 
     ``before`` is the text the new text replaces: terms it already uses are the contract's.
     """
-    text = _spelling(new_text, words.us_spelling)
+    text = respell(new_text, words.us_spelling)
     if not words.party_capital:
         text = re.sub(r"(?<=[a-z,;] )Part(y|ies)\b", r"part\1", text)
     problems: list[str] = []
@@ -142,17 +139,8 @@ def words_digits_mismatch(text: str) -> str:
     return ""
 
 
-def placeholders(text: str) -> list[str]:
-    """Bracketed blanks and "TBD"s in ``text``."""
-    return [m.group(0) for m in _PLACEHOLDER.finditer(text)]
-
-
 def respell(text: str, us_spelling: bool) -> str:
     """``text`` in the US or the British spelling."""
-    return _spelling(text, us_spelling)
-
-
-def _spelling(text: str, us_spelling: bool) -> str:
     table = UK_TO_US if us_spelling else US_TO_UK
 
     def fix(m: re.Match[str]) -> str:
