@@ -62,7 +62,7 @@ def create_run(request: HttpRequest, document_id: int, body: RunIn) -> Status:
     return Status(201 if created else 200, _run_out(run))
 
 
-@document_runs.get("/{document_id}/parties", response={200: PartiesOut, 404: ErrorOut})
+@document_runs.get("/{document_id}/parties", response={200: PartiesOut, 404: ErrorOut, 422: ErrorOut, 503: ErrorOut})
 def document_parties(request: HttpRequest, document_id: int, version_id: int | None = None) -> dict:
     """The parties a review may act for (read from the contract's preamble) and the side the last run took."""
     version = selectors.document_version_of(workspace=request.auth.workspace, document_id=document_id,

@@ -13,7 +13,6 @@ from django_htmx.http import HTMX_STOP_POLLING, push_url
 from redline import selectors
 from redline.errors import ApplicationError, NotFound
 from redline.models import AnalysisRun, DocumentVersion, Playbook
-from redline.ooxml.errors import DocxError
 from redline.services.documents import Linked, document_version_create
 from redline.services.feedback import feedback_give
 from redline.services.files import docx_scan
@@ -101,7 +100,7 @@ def _sides(version: DocumentVersion) -> dict | None:
     """The parties a review may act for, with the side of the document's last run pre-selected."""
     try:
         return document_sides(version=version)
-    except (ApplicationError, DocxError):  # an unreadable version: the review reports it, the page still opens
+    except ApplicationError:  # an unreadable version: the review reports it, the page still opens
         return None
 
 

@@ -109,7 +109,7 @@ def review(
     paragraphs (same anchors), e.g. ``ContractGraph.from_paragraphs``; without
     it clauses are judged with their heading path only and carry no warnings.
     ``acting_for`` names the party we act for (its defined name, legal name or role; "" for no side): every
-    finding passes the review gate (:mod:`redline.analysis.review.gate`) for that side.
+    finding passes the review gate (:mod:`redline.analysis.review.gate`), and a model is told the side.
     Raises :class:`ReviewError` (``unknown_party`` when ``acting_for`` names no party of the contract).
     """
     return _Review(

@@ -25,6 +25,7 @@ def add_review_eval(sub: argparse._SubParsersAction) -> None:
 
 def run_review_eval(args: argparse.Namespace) -> int:
     """Print the summary table; ``--json`` writes the cases behind each figure."""
+    from redline.analysis.pipeline import ReviewError
     from redline.evaluation.review_quality import evaluate
 
     data = Path(args.data)
@@ -34,8 +35,17 @@ def run_review_eval(args: argparse.Namespace) -> int:
         sides = json.loads(Path(args.sides).read_text()) if args.sides else {}
     except (OSError, ValueError) as exc:
         raise InputError("bad_sides", f"--sides: {exc}") from None
-    ids = args.only.split(",") if args.only else None
-    figures = evaluate(data, sides=sides, ids=ids, progress=lambda cid: print(cid, end=" ", file=sys.stderr, flush=True))
+    if not isinstance(sides, dict) or not all(isinstance(v, str) for v in sides.values()):
+        raise InputError("bad_sides", "--sides: expected a JSON object of contract id to party name")
+    split = json.loads((data / "splits.json").read_text())[args.split]
+    ids = args.only.split(",") if args.only else split
+    if set(ids) - set(split):
+        raise InputError("bad_ids", f"--only: not in the {args.split} split: {', '.join(sorted(set(ids) - set(split)))}")
+    try:
+        figures = evaluate(data, sides=sides, ids=ids,
+                           progress=lambda cid: print(cid, end=" ", file=sys.stderr, flush=True))
+    except ReviewError as exc:  # a side that names no party of its contract
+        raise InputError(exc.code, exc.message) from None
     print(file=sys.stderr)
     out = figures.to_dict()
     if args.json_out:

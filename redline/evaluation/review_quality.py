@@ -224,7 +224,7 @@ def _number_problem(old: str, new: str, thresholds: Iterable[Any]) -> str:
         return "no_op"
     kind = a[0]
     ops = {t.operator for t in thresholds if (t.unit == "percent") == (kind == "percent")}
-    if ops == {">=", ">"} or (ops <= {">=", ">"} and ops):
+    if ops and ops <= {">=", ">"}:
         return "wrong_direction" if b[1] < a[1] else ""
     if ops and ops <= {"<=", "<"}:
         return "wrong_direction" if b[1] > a[1] else ""
@@ -235,6 +235,7 @@ def ratings_summary(records: Iterable[dict[str, Any]]) -> dict[str, Any]:
     """A lawyer-rated set (``docs/review-ratings/*.json``): the share of each rating, and the validator's verdicts
     against them (a WRONG suggestion must not PASS). Records marked ``still_proposed: false`` (withdrawn by a later
     change aimed at their rating) are counted apart."""
+    records = list(records)
     rows = [r for r in records if r.get("still_proposed", True)]
     ratings = Counter(r["rating"] for r in rows)
     total = len(rows)

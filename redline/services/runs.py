@@ -126,13 +126,13 @@ def document_sides(*, version: DocumentVersion) -> dict[str, Any]:
 
 def _side(version: DocumentVersion, acting_for: str) -> str:
     """``acting_for`` as the contract names that party ("" stays ""), or 422 ``unknown_party``."""
-    wanted = " ".join(acting_for.split())
+    wanted = " ".join(acting_for.split())[:200]
     if not wanted:
         return ""
     parties, party = version_parties(version=version, acting_for=wanted)
     if party is None:
         names = ", ".join(p.name for p in parties) or "none found in its preamble"
-        raise ApplicationError("unknown_party", f"{wanted!r} is not a party of this contract (its parties: {names}).",
+        raise ApplicationError("unknown_party", f"{wanted[:80]!r} is not a party of this contract (its parties: {names}).",
                                status=422, detail={"parties": [p.to_dict() for p in parties]})
     return party.name
 

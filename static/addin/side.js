@@ -5,8 +5,11 @@
 import { partitioned } from "./auth.js";
 
 const KEY = "redline.side.";
+const chosen = new Map(); // this pane's choices, also where storage is refused
+export const NO_SIDES = { parties: [], last_acting_for: "" };
 
 function stored(docId) {
+  if (chosen.has(docId)) return chosen.get(docId);
   try {
     return window.localStorage.getItem(partitioned(KEY + docId));
   } catch {
@@ -18,10 +21,11 @@ export function sideFor(docId, sides, storage = stored) {
   const mine = storage(docId);
   const names = sides.parties.map((p) => p.name);
   if (mine !== null && (mine === "" || names.includes(mine))) return mine;
-  return sides.last_acting_for || "";
+  return names.includes(sides.last_acting_for) ? sides.last_acting_for : ""; // a party this version still has
 }
 
 export function rememberSide(docId, value) {
+  chosen.set(docId, value);
   try {
     window.localStorage.setItem(partitioned(KEY + docId), value);
   } catch {

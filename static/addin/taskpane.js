@@ -14,7 +14,7 @@ import { FeedbackQueue } from "./feedback.js";
 import { FollowUp } from "./followup.js";
 import { Outbox } from "./outbox.js";
 import { showOverview, shown } from "./overview.js";
-import { paintSides, rememberSide, sideFor } from "./side.js";
+import { NO_SIDES, paintSides, rememberSide, sideFor } from "./side.js";
 import { blockedReason, inScope, planApply } from "./patches.js";
 import { progressView } from "./progress.js";
 import { paintCard, renderResults } from "./render.js";
@@ -86,6 +86,7 @@ function showProgress(kind, data) {
 function setBusy(busy) {
   state.busy = busy;
   $("review").disabled = busy;
+  $("side-select").disabled = busy; // a side chosen mid-review would not be the one the results were made for
   $("apply-all").disabled = busy || !state.final || !state.suggestions.some((s) => !blockedReason(s, state));
   paintGroups();
   for (const s of state.suggestions) paint(s);
@@ -151,7 +152,7 @@ async function review() {
   const uploaded = await uploadDocument(api, doc);
   clauses.load(uploaded); // beside the review: it never holds it up or fails it
   if (!doc.docId) await word.writeDocId(uploaded.document.doc_id);
-  const sides = await api.get(`/documents/${uploaded.document.id}/parties`);
+  const sides = await api.get(`/documents/${uploaded.document.id}/parties`).catch(() => NO_SIDES); // no side: questions
   state.docKey = uploaded.document.doc_id;
   const actingFor = sideFor(state.docKey, sides);
   paintSides($("side"), sides, actingFor);

@@ -17,4 +17,5 @@ test("without one, the side of the document's last run is taken", () => {
 
 test("a remembered party the document no longer has is not sent", () => {
   assert.equal(sideFor("D1", sides, () => "Distributor"), "Licensee");
+  assert.equal(sideFor("D1", { ...sides, last_acting_for: "Distributor" }, () => null), "");
 });

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from functools import cache
+from functools import lru_cache
 
 from ..playbook.model import Rule, Threshold
 from ..quantities import find_quantities
@@ -25,7 +25,7 @@ _AT_MOST = re.compile(r"\b(?:no\s+more\s+than|not\s+more\s+than|up\s+to|at\s+mos
                       re.IGNORECASE)
 
 
-@cache
+@lru_cache(maxsize=256)  # rules edited in the dashboard come and go: bounded
 def offline_rule(rule: Rule) -> Rule:
     """``rule`` with the thresholds its prose positions state, when it has none of its own."""
     if rule.thresholds:

@@ -16,6 +16,10 @@ A partner reads a junior's markup asking four questions, and so does the gate:
 
 A "missing" clause is claimed only when no wording of that clause is anywhere in the contract and the clause
 fits the kind of contract. Every withheld finding is counted by reason in the run's stats.
+
+The first three questions need the playbook check a finding came from, which only the offline engine names; a
+model's findings are asked the fourth (and the missing-clause evidence), and the model itself is told the side
+in its prompt (``prompts/side.md``).
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ _ROLES = frozenset(r.lower() for r in ROLE_NOUNS) | {
 }
 _STOP = re.compile(r"^(?:WHEREAS|RECITALS?|BACKGROUND|NOW,?\s+THEREFORE|W\s*I\s*T\s*N\s*E\s*S\s*S\s*E\s*T\s*H|"
                    r"(?:ARTICLE|SECTION)\s+(?:1|I)\b|1\.?\s+[A-Z])", re.IGNORECASE)
-_DEFINED = re.compile(r"""(?:\(\s*)?(?:(?:the|hereinafter(?:\s+(?:referred\s+to\s+as|called))?|as)\s+)?(?:the\s+)?["“'‘](?:the\s+)?(?P<name>[A-Za-z0-9][\w&.,' -]{0,40}?)["”'’](?:\s*\))?""")
+_DEFINED = re.compile(r"""(?:\(\s*)?(?:(?:the|hereinafter(?:\s+(?:referred\s+to\s+as|called))?|as)\s+)?(?:the\s+)?["“'‘](?:the\s+)?(?P<name>[^\W_][\w&.,' -]{0,40}?)["”'’](?:\s*\))?""")
 _ENTITY = re.compile(
     r"\b(?:inc|incorporated|corp|corporation|company|co|llc|l\.l\.c|llp|lp|ltd|limited|plc|gmbh|ag|s\.a|b\.v|"
     r"n\.v|pty|trust|university|association|partnership|organi[sz]ed|principal (?:place|office)|"
@@ -38,7 +38,7 @@ _NOT_PARTY = frozenset({
 })
 _SCAN_PARAGRAPHS, _SCAN_CHARS = 14, 6000
 _NAME_START = re.compile(r"(?:\bbetween\b|\band\b|\bBETWEEN:?|\bAND:?|^|\n|,\s*and)\s*"
-                         r"(?P<n>[A-Z][\w.&'-]*(?:[ ,]+(?:[A-Z][\w.&'-]*|of|de|and|&))*)")
+                         r"(?P<n>[A-ZÀ-ÖØ-Þ][\w.&'-]*(?:[ ,]+(?:[A-ZÀ-ÖØ-Þ][\w.&'-]*|of|de|and|&))*)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,14 +50,18 @@ class Party:
     legal: str = ""
     role: str = ""
 
-    def answers_to(self, wanted: str) -> bool:
-        """Whether ``wanted`` (what a user typed as the side) names this party."""
+    def match(self, wanted: str) -> int:
+        """How well ``wanted`` (what a user typed as the side) names this party: 3 its defined name or role, 2 its
+        legal name, 1 the first whole words of its legal name, 0 not at all."""
         key = _norm(wanted)
         if not key:
-            return False
-        names = {_norm(self.name), _norm(self.role)}
+            return 0
+        if key in {_norm(self.name), _norm(self.role)} - {""}:
+            return 3
         legal = _norm(self.legal)
-        return key in names or (bool(legal) and (key == legal or (len(key) >= 3 and legal.startswith(key))))
+        if legal and key == legal:
+            return 2
+        return 1 if legal and len(key) >= 3 and (legal + " ").startswith(key + " ") else 0
 
     def to_dict(self) -> dict[str, str]:
         """JSON form for the API and the run's stats."""
@@ -104,8 +108,12 @@ def review_cast(clauses: Sequence[Clause], acting_for: str = "") -> tuple[tuple[
 
 
 def resolve_side(acting_for: str, parties: Sequence[Party]) -> Party | None:
-    """The party ``acting_for`` names, or None when it names none of them."""
-    return next((p for p in parties if p.answers_to(acting_for)), None)
+    """The party ``acting_for`` names best (a defined name before a legal name before the first words of one:
+    "IBM" is "IBM", not "IBM Credit LLC"), or None when it names none of them or two equally well."""
+    scored = sorted(((p.match(acting_for), i) for i, p in enumerate(parties)), reverse=True)
+    if not scored or scored[0][0] == 0 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+        return None
+    return parties[scored[0][1]]
 
 
 def _roles_used(clauses: Sequence[Clause]) -> tuple[Party, ...]:

@@ -58,7 +58,7 @@ class Cast:
 
     def party_named(self, name: str) -> Party | None:
         """The party a mention ("the Distributor", "IBM") refers to."""
-        key = re.sub(r"^the\s+", "", name.strip(), flags=re.IGNORECASE).lower()
+        key = " ".join(re.sub(r"^the\s+", "", name.strip(), flags=re.IGNORECASE).split()).lower()
         return next((p for p in self.parties if key in {p.name.lower(), p.role.lower()}), None)
 
     def other_of(self, name: str) -> Party | None:
@@ -73,14 +73,15 @@ def actor(text: str, start: int, end: int, cast: Cast) -> str | None:
     rx = _mentions(cast.names)
     if rx is None:
         return None
-    inside = list(rx.finditer(text, start, end))
+    names = cast.names
+    inside = [m for m in rx.finditer(text, start, end) if _is_mention(m, names)]
     if inside:
         # "The Company or the Contractor may terminate": a right given to both is mutual.
         if _JOINT.search(text, max(0, inside[0].start() - 60), inside[0].start()):
             return MUTUAL
         return _who(inside[0])
     sentence_start = max((m.end() for m in _SENTENCE.finditer(text, 0, start)), default=0)
-    before = list(rx.finditer(text, sentence_start, start))
+    before = [m for m in rx.finditer(text, sentence_start, start) if _is_mention(m, names)]
     if before and start - before[-1].end() <= 3:  # "theglobe at its sole discretion": the party right before
         return _who(before[-1])
     subjects = [m for m in before if _SUBJECT.match(text, m.end())]
@@ -90,7 +91,7 @@ def actor(text: str, start: int, end: int, cast: Cast) -> str | None:
         return _who(before[-1])
     # A passive sentence names its actor after the finding: "payment shall be made by Distributor within …".
     stop = next((m.start() for m in _SENTENCE.finditer(text, end)), len(text))
-    after = rx.search(text, end, stop)
+    after = next((m for m in rx.finditer(text, end, stop) if _is_mention(m, names)), None)
     return _who(after) if after else None
 
 
@@ -119,6 +120,15 @@ def stance(who: str | None, cast: Cast, *, favours_actor: bool) -> Stance:
         return Stance.UNKNOWN
     ours = party is cast.client
     return Stance.FOR if ours == favours_actor else Stance.AGAINST
+
+
+def _is_mention(m: re.Match[str], names: Sequence[str]) -> bool:
+    """A party name written in lower case is an ordinary word ("each target", "the agent"), unless the contract
+    defines the party in lower case ("theglobe")."""
+    if m.group("mutual"):
+        return True
+    found = m.group("party")
+    return not found.islower() or any(n.islower() and n.lower() == found.lower() for n in names)
 
 
 def _who(m: re.Match[str]) -> str:
