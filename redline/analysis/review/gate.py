@@ -36,7 +36,7 @@ from ..quantities import DURATION_UNITS, convert, find_quantities
 from .coverage import is_prose_check, offline_rule
 from .evidence import EVIDENCE, FIT, has_evidence
 from .parties import Party, review_cast
-from .sides import Cast, Stance, actor, stance, terminating_party
+from .sides import MUTUAL, Cast, Stance, actor, stance, terminating_party
 from .wording import ContractWords, adapt, respell, words_digits_mismatch
 
 # A sentence counts as the rule's clause kind from this clause-engine probability up.
@@ -50,6 +50,10 @@ SIDE_DEPENDENT_CLAUSES: dict[Category, str] = {
     Category.LIMITATION_OF_LIABILITY: "neither party's liability is capped. A cap protects the party more likely "
                                       "to be liable; decide whether your client wants one, and at what level.",
 }
+
+
+_INDEMNIFIES = re.compile(r"\b(?:(?:shall|will|agrees?\s+to|hereby)\s+(?:defend,?\s+(?:and\s+)?)?(?:fully\s+)?"
+                          r"indemnify|indemnifies)\b", re.IGNORECASE)
 
 
 class SideError(ValueError):
@@ -189,6 +193,10 @@ class Gate:
         fit = FIT.get(rule.category)
         if fit is not None and not fit.search(body):
             return self._withhold("does_not_fit_contract")
+        if rule.category in SIDE_DEPENDENT_CLAUSES and self._only_the_other_side_indemnifies(body):
+            # A cap protects the party likely to be liable: when only the other side gives indemnities, our
+            # client gains from liability left unlimited, and asking for a cap would invite one against it.
+            return self._withhold("cap_would_protect_the_other_side")
         if rule.category in SIDE_DEPENDENT_CLAUSES and f["source"] == "missing":
             # Whether the client wants the clause depends on its side: say what is missing, do not draft it.
             note = SIDE_DEPENDENT_CLAUSES[rule.category]
@@ -200,6 +208,16 @@ class Gate:
                 return self._as_comment(f, "insert_not_in_contract_words", "")
             return f | {"new_text": adapted.text}
         return f
+
+    def _only_the_other_side_indemnifies(self, body: str) -> bool:
+        if self.cast.client is None:
+            return False
+        givers = {g for m in _INDEMNIFIES.finditer(body)
+                  if (g := actor(body, m.start(), m.end(), self.cast)) is not None}
+        client = self.cast.client
+        ours = any(g != MUTUAL and self.cast.party_named(g) is client for g in givers)
+        theirs = any(g != MUTUAL and (p := self.cast.party_named(g)) is not None and p is not client for g in givers)
+        return theirs and not ours and MUTUAL not in givers
 
     # ------------------------------------------------------------ outcomes
 

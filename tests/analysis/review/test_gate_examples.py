@@ -347,3 +347,14 @@ def test_the_months_that_price_a_termination_fee_are_no_notice_period():
         result = _review([preamble, text], acting_for=side,
                          rules=("termination-for-convenience", "limitation-of-liability", "payment-terms"))
         assert not [s for s in result.suggestions if s.source == "threshold"], side
+
+
+def test_a_missing_cap_is_raised_only_where_our_client_carries_the_exposure():
+    # c0104 and c0175 (round 4), rated NOISE: "no limitation of liability" for the customer, whose supplier alone
+    # indemnifies ("The Manufacturer indemnifies the Customer for the same"); a cap would protect the other side.
+    preamble = _preamble("Organic Preparations Inc.", "Manufacturer", "Agape ATP Ltd.", "Customer")
+    paragraphs = [preamble, "3.5 The Manufacturer indemnifies the Customer for any claim that the Products infringe.",
+                  "12. General. This Agreement is the entire agreement of the parties."]
+    assert _review(paragraphs, acting_for="Customer", rules=("limitation-of-liability",)).suggestions == []
+    for_manufacturer = _review(paragraphs, acting_for="Manufacturer", rules=("limitation-of-liability",))
+    assert [s.kind.value for s in for_manufacturer.suggestions] == ["comment"]  # its exposure is uncapped
