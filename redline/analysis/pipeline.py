@@ -18,9 +18,8 @@ Cache keys combine the paragraph's text, section and related context with the ru
 preferences version and the provider's identity: an unchanged document makes zero provider calls, an edited
 paragraph re-asks only the rules that select it, an edited definition the paragraphs that use the term.
 
-The provider stage (cache lookup, batching, grounding responses) is
-:mod:`redline.analysis.provider_calls`; counters and clause reports are
-:mod:`redline.analysis.review_report`.
+The provider stage (cache lookup, batching, grounding responses) is :mod:`redline.analysis.provider_calls`;
+counters and clause reports are :mod:`redline.analysis.review_report`.
 """
 
 from __future__ import annotations
@@ -227,7 +226,8 @@ class _Review:
         missing_key = "res:" + _hash(prefix, "missing", self._clause_key(missing_at, related=False)) \
             if missing_at is not None else None
         self.stats.selected += len(selected)
-        ask_at = uncertain_clause(doc, rule, lambda: place_missing(doc, rule).after) if missing_at is None else None
+        ask_at = None if missing_at is not None else uncertain_clause(
+            doc, rule, lambda: place_missing(doc, rule).after, self.gate.body)
         return RulePlan(rule, selected, missing_at, reciprocal, keys, missing_key, placement=placement,
                         excerpts=excerpts, ask_at=ask_at)
 

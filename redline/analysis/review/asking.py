@@ -22,19 +22,19 @@ _LEAD = 200
 CLOSE_ENOUGH = 0.1  # below this the "closest text" is noise (bank details, a table cell): ask where it would go
 
 
-def uncertain_clause(doc: Document, rule: Rule, fallback: Callable[[], int]) -> int | None:
+def uncertain_clause(doc: Document, rule: Rule, fallback: Callable[[], int], body: str) -> int | None:
     """Where to ask about ``rule``'s clause (the closest paragraph, else ``fallback()``: where the clause would
     go), or None when the engine
     finds it or is confident it is absent (a "missing" claim then). A clause that counts only with its evidence
     wording (the cap of a limitation of liability) is asked about when that wording is nowhere in the body,
-    whatever the engine found."""
+    whatever the engine found (``body``: :func:`.evidence.operative_text`)."""
     category = rule.category.value
     if not rule.required or category not in PLAYBOOK_TO_CUAD:
         return None
     finding = doc.found.playbook.get(category)
     if finding is None or doc.found.confidently_absent(category):
         return None
-    if finding.present and not (rule.category in EVIDENCE_REQUIRED and not has_evidence(rule.category, _body(doc))):
+    if finding.present and not (rule.category in EVIDENCE_REQUIRED and not has_evidence(rule.category, body)):
         return None
     routed = [i for i, p in doc.found.routed(category).items()
               if p >= CLOSE_ENOUGH and not doc.is_heading[i] and not doc.clauses[i].in_table and i < doc.signatures]
@@ -55,7 +55,3 @@ def ask_finding(doc: Document, rule: Rule, i: int) -> dict[str, Any]:
                    f"{probability:.0%}); this is the closest text. Confirm the contract covers it, or add one.")
     return {"kind": "comment", "start": 0, "end": len(lead), "new_text": "", "comment": comment,
             "severity": rule.severity.value, "confidence": round(1 - probability, 2), "source": "ask", "check": ""}
-
-
-def _body(doc: Document) -> str:
-    return "\n".join(c.text for i, c in enumerate(doc.clauses[: doc.signatures]) if not doc.is_heading[i])

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from ..categories import Category
+from ..document import Document
 
 # Wording anywhere in the contract that shows a clause is there: a "missing" claim against it is false.
 EVIDENCE: dict[Category, re.Pattern[str]] = {
@@ -40,3 +41,9 @@ def has_evidence(category: Category, body: str) -> bool:
     """Whether ``body`` holds wording of ``category``'s clause (True for a category without evidence patterns)."""
     pattern = EVIDENCE.get(category)
     return pattern is None or bool(pattern.search(body))
+
+
+def operative_text(doc: Document) -> str:
+    """The body the evidence is looked for in: paragraphs before the signatures, headings left out (a heading
+    alone, "Notices and Governing Law", is no clause)."""
+    return "\n".join(c.text for i, c in enumerate(doc.clauses[: doc.signatures]) if not doc.is_heading[i])

@@ -34,7 +34,7 @@ from ..document import Document
 from ..playbook.model import RedFlag, Rule, Threshold, compile_pattern, flag_regex
 from ..quantities import DURATION_UNITS, convert, find_quantities
 from .coverage import is_prose_check, offline_rule
-from .evidence import EVIDENCE, FIT, has_evidence
+from .evidence import EVIDENCE, FIT, has_evidence, operative_text
 from .parties import Party, review_cast
 from .sides import MUTUAL, Cast, Stance, actor, stance, terminating_party
 from .wording import ContractWords, adapt, respell, words_digits_mismatch
@@ -73,6 +73,7 @@ class Gate:
     doc: Document
     cast: Cast
     words: ContractWords
+    body: str  # the operative text, read once: every missing-clause claim is checked against it
     withheld: Counter[str] = field(default_factory=Counter)
     downgraded: Counter[str] = field(default_factory=Counter)
 
@@ -82,7 +83,7 @@ class Gate:
         parties, client = review_cast(doc.clauses, acting_for)
         if acting_for.strip() and client is None:
             raise SideError(acting_for, parties)
-        return cls(doc, Cast(parties, client), ContractWords.of(c.text for c in doc.clauses))
+        return cls(doc, Cast(parties, client), ContractWords.of(c.text for c in doc.clauses), operative_text(doc))
 
     def judge(self, rule: Rule, i: int, f: dict[str, Any], *, missing: bool = False) -> dict[str, Any] | None:
         """The finding as it may be proposed (perhaps as a comment instead of an edit), or None when withheld."""
@@ -186,8 +187,7 @@ class Gate:
         return f | {"new_text": adapted.text}
 
     def _missing(self, rule: Rule, f: dict[str, Any]) -> dict[str, Any] | None:
-        body = "\n".join(c.text for i, c in enumerate(self.doc.clauses[: self.doc.signatures])
-                         if not self.doc.is_heading[i])  # a heading alone ("Notices and Governing Law") is no clause
+        body = self.body
         if rule.category in EVIDENCE and has_evidence(rule.category, body):
             return self._withhold("missing_but_present")
         fit = FIT.get(rule.category)
