@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 from enum import StrEnum
 
-from .prefilter import Matcher, matcher
+from redline.clauses.prefilter import Matcher, matcher
+from redline.clauses.scan import Corpus
 
 
 class Category(StrEnum):
@@ -174,6 +175,12 @@ def classify_text(text: str) -> frozenset[Category]:
     """Categories whose strong wording appears in a clause's own text."""
     lower = text.lower()
     return frozenset(cat for cat, m in _SIGNALS if m.search(text, lower))
+
+
+def classify_texts(corpus: Corpus) -> list[frozenset[Category]]:
+    """:func:`classify_text` of every text of ``corpus``, each pattern run only where its literals occur."""
+    hits = [(cat, corpus.matching(m.rx)) for cat, m in _SIGNALS]
+    return [frozenset(cat for cat, found in hits if i in found) for i in range(len(corpus.texts))]
 
 
 def classify_heading(text: str) -> frozenset[Category]:

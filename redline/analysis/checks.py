@@ -21,9 +21,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from redline.clauses.prefilter import matcher
+
 from .document import ROLE_NOUNS
 from .playbook.model import Rule, Severity, Threshold, compile_pattern, flag_regex, party_pattern
-from .prefilter import matcher
 from .quantities import DAYS_PER_UNIT, DURATION_UNITS, Quantity, convert, describe, find_quantities, format_like
 
 _OPS = {"<=": operator.le, "<": operator.lt, ">=": operator.ge, ">": operator.gt, "==": operator.eq}

@@ -13,8 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from redline.clauses import ClauseReport, analyse
+from redline.clauses.scan import Corpus
 
-from .categories import Category, classify_heading, classify_text
+from .categories import Category, classify_heading, classify_texts
 from .clauses import Clause
 from .signature_block import signature_start
 
@@ -46,7 +47,8 @@ class Document:
     everywhere);
     ``categories[i]`` comes from clause *i*'s own text; ``section_categories[i]``
     from the headings above it; ``found`` is the clause engine's report
-    (CUAD and playbook categories, indexed like ``clauses``). ``headings[i]`` lists the indices of the
+    (CUAD and playbook categories, indexed like ``clauses``); ``corpus`` finds the clauses a pattern
+    matches without searching each one. ``headings[i]`` lists the indices of the
     headings enclosing clause *i*, outermost first.
     """
 
@@ -61,6 +63,7 @@ class Document:
     body_end: int
     signatures: int  # where the signature block begins (len(clauses): none found)
     found: ClauseReport
+    corpus: Corpus
 
     def context(self, i: int) -> str:
         """The heading path of clause *i* ("ARTICLE 4 CHARGES > 4.2 Payment"), for prompts."""
@@ -84,6 +87,8 @@ class Document:
 def build_document(clauses: Sequence[Clause]) -> Document:
     """Derive headings, categories, parties and the end of the body in one pass."""
     clauses = tuple(clauses)
+    corpus = Corpus([c.text for c in clauses])
+    own_categories = classify_texts(corpus)
     is_heading = tuple(_is_heading(c) for c in clauses)
     headings: list[tuple[int, ...]] = []
     section_cats: list[frozenset[Category]] = []
@@ -107,7 +112,7 @@ def build_document(clauses: Sequence[Clause]) -> Document:
         else:
             headings.append(tuple(s[1] for s in stack))
             section_cats.append(frozenset().union(*(s[2] for s in stack)))
-            categories.append(classify_text(clause.text))
+            categories.append(own_categories[i])
     lowered = tuple(c.text.lower() for c in clauses)
     signatures = signature_start(clauses, is_heading)
     return Document(
@@ -122,6 +127,7 @@ def build_document(clauses: Sequence[Clause]) -> Document:
         body_end=_body_end(clauses, is_heading, signatures),
         signatures=signatures,
         found=analyse(clauses),
+        corpus=corpus,
     )
 
 

@@ -18,11 +18,11 @@ import re
 from functools import lru_cache
 
 from redline.clauses import COMPLETE, PLAYBOOK_TO_CUAD
+from redline.clauses.prefilter import Matcher, matcher
 
 from .categories import Category
 from .document import Document
 from .playbook.model import Rule, compile_pattern, flag_regex, party_pattern
-from .prefilter import Matcher, matcher
 
 # A definition reaches a rule through the clause engine only at this probability or more (a definition can
 # hold the clause: "Renewal Term" means ...), not on the small chance that routes an operative paragraph.
@@ -65,18 +65,20 @@ def select_clauses(doc: Document, rule: Rule) -> list[int]:
     covered = rule.category.value in COMPLETE
     routed = doc.found.routed(rule.category.value)
     keywords, flags = rule_matchers(doc, rule)
+    worded: set[int] = set()  # what the rule's keywords or red flags match, wherever it is
+    for m in ([keywords] if keywords is not None else []) + flags:
+        worded |= doc.corpus.matching(m.rx)
     out = []
-    for i, clause in enumerate(doc.clauses):
+    for i in range(len(doc.clauses)):
         if doc.is_heading[i]:
             continue
-        own, text, lower = doc.categories[i], clause.text, doc.lowered[i]
+        own = doc.categories[i]
         if (
-            (i in routed and (routed[i] >= DEFINITION_ROUTE
-                              or Category.DEFINITIONS not in (own | doc.section_categories[i])))
+            i in worded
+            or (i in routed and (routed[i] >= DEFINITION_ROUTE
+                                 or Category.DEFINITIONS not in (own | doc.section_categories[i])))
             or (Category.DEFINITIONS not in own
                 and ((not covered and rule.category in own) or rule.category in doc.section_categories[i]))
-            or (keywords is not None and keywords.search(text, lower))
-            or any(m.search(text, lower) for m in flags)
         ):
             out.append(i)
     return out
@@ -107,16 +109,14 @@ def rule_present(doc: Document, rule: Rule, selected: list[int]) -> bool:
         patterns = []
         candidates = selected
     keywords = _keywords(rule.keywords)
-    for i in candidates:
-        if doc.is_heading[i] or Category.DEFINITIONS in doc.categories[i]:
-            continue
-        text, lower = doc.clauses[i].text, doc.lowered[i]
-        if patterns:
-            if any(m.search(text, lower) for m in patterns):
-                return True
-        elif rule.category in doc.categories[i] or (keywords is not None and keywords.search(text, lower)):
-            return True
-    return False
+    worded: set[int] = set()
+    for m in patterns or ([keywords] if keywords is not None else []):
+        worded |= doc.corpus.matching(m.rx)
+    return any(
+        not doc.is_heading[i] and Category.DEFINITIONS not in doc.categories[i]
+        and (i in worded or (not patterns and rule.category in doc.categories[i]))
+        for i in candidates
+    )
 
 
 def _headed_section(doc: Document, rule: Rule) -> bool:

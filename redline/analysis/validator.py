@@ -21,10 +21,11 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
 
+from redline.clauses.prefilter import Matcher, matcher
+
 from .cache import Cache
 from .checks import check_rule
 from .playbook.model import Rule, Severity
-from .prefilter import Matcher, matcher
 from .quantities import convert, find_quantities
 
 VALIDATION_RISK_THRESHOLD = 40

@@ -18,9 +18,11 @@ from typing import Protocol
 
 import numpy as np
 
-from .document import units_of
+from .cues import CUE_PROBABILITY, CUES
+from .document import Unit, units_of
 from .mapping import COMPLETE, PLAYBOOK_TO_CUAD
 from .model import ClauseModel, Finding, Passage, default_model
+from .scan import Corpus
 
 # Below this presence probability a category is "absent with high confidence": only then may the
 # product say a clause is missing.
@@ -93,8 +95,8 @@ def analyse(paragraphs: Sequence[ParagraphLike], *, model: ClauseModel | None = 
     cuad = model.findings(scores, k=k)
     sentences = SentenceScores([(u.paragraph, u.start, u.end) for u in scores.units],
                                model.sentence_probabilities(scores), model.categories)
-    return ClauseReport(cuad, _playbook(cuad, k), [getattr(p, "anchor", None) for p in paragraphs],
-                        model.routes(scores), sentences)
+    return ClauseReport(cuad, _playbook(cuad, k, _cued(scores.units, texts)),
+                        [getattr(p, "anchor", None) for p in paragraphs], model.routes(scores), sentences)
 
 
 class SentenceScores:
@@ -124,8 +126,18 @@ class SentenceScores:
                 for row, start, end in self._rows.get(paragraph, [])]
 
 
-def _playbook(cuad: dict[str, Finding], k: int) -> dict[str, Finding]:
-    """A playbook category is present when any of its CUAD kinds is; its passages are theirs, best first."""
+def _cued(units: Sequence[Unit], texts: Sequence[str]) -> dict[str, list[Passage]]:
+    """The body sentences with a :data:`.cues.CUES` wording, per playbook category, as passages."""
+    body = [u for u in units if not u.is_heading]
+    corpus = Corpus([u.text for u in body])
+    return {name: [Passage(body[i].paragraph, body[i].start, body[i].end, body[i].text, CUE_PROBABILITY)
+                   for i in sorted(corpus.matching(rx))]
+            for name, rx in CUES.items()}
+
+
+def _playbook(cuad: dict[str, Finding], k: int, cued: dict[str, list[Passage]]) -> dict[str, Finding]:
+    """A playbook category is present when any of its CUAD kinds is, or a body sentence has one of its
+    cues (the kinds CUAD does not label); its passages are theirs, best first."""
     out: dict[str, Finding] = {}
     for name, kinds in PLAYBOOK_TO_CUAD.items():
         found = [cuad[c] for c in kinds if c in cuad]
@@ -134,10 +146,14 @@ def _playbook(cuad: dict[str, Finding], k: int) -> dict[str, Finding]:
         prob = 1.0
         for f in found:  # P(at least one kind present), treating the kinds as independent
             prob *= 1.0 - f.probability
-        passages = sorted((p for f in found for p in f.passages), key=lambda p: -p.score)
+        cues = cued.get(name, [])
+        if cues:
+            prob = min(prob, 1.0 - CUE_PROBABILITY)
+        passages = sorted((p for f in [*found, Finding(name, True, CUE_PROBABILITY, cues)] for p in f.passages),
+                          key=lambda p: -p.score)
         unique: list[Passage] = []
         for p in passages:
             if all((q.paragraph, q.start) != (p.paragraph, p.start) for q in unique):
                 unique.append(p)
-        out[name] = Finding(name, any(f.present for f in found), 1.0 - prob, unique[:k])
+        out[name] = Finding(name, any(f.present for f in found) or bool(cues), 1.0 - prob, unique[:k])
     return out

@@ -20,6 +20,7 @@ import numpy as np
 
 from .document import Unit
 from .keywords import COMPILED
+from .scan import Corpus
 
 _TOKEN = re.compile(r"[a-z]+(?:'[a-z]+)?|[0-9]+")
 _MONTH = re.compile(r"\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
@@ -57,10 +58,9 @@ def keyword_matches(units: Sequence[Unit]) -> np.ndarray:
     categories where it helped out of fold, a ranking bonus and a presence cue.
     """
     out = np.zeros((len(units), len(KEYWORD_NAMES)), dtype=bool)
-    for i, unit in enumerate(units):
-        for k, name in enumerate(KEYWORD_NAMES):
-            if COMPILED[name].search(unit.text):
-                out[i, k] = True
+    corpus = Corpus([unit.text for unit in units])
+    for k, name in enumerate(KEYWORD_NAMES):
+        out[sorted(corpus.matching(COMPILED[name])), k] = True
     return out
 
 

@@ -56,6 +56,7 @@ class ContractGraph:
     _definition_by_id: dict[str, Definition] = field(default_factory=dict, repr=False)
     _usages_by_block: dict[int, list[Usage]] = field(default_factory=dict, repr=False)
     _refs_by_block: dict[int, list[Reference]] = field(default_factory=dict, repr=False)
+    _definition_blocks: frozenset[int] = field(default=frozenset(), repr=False)
     _spread: dict[str, float] = field(default_factory=dict, repr=False)
 
     # -- building ---------------------------------------------------------------------
@@ -103,18 +104,19 @@ class ContractGraph:
         for r in self.references:
             self._refs_by_block[r.block].append(r)
         self._spread = {did: len(owners) / max(1, len(self.sections)) for did, owners in users.items()}
+        defining: set[int] = set()
+        for s in self.sections:
+            if any("definition" in (a.title or "").lower() for a in self.ancestors(s.id, include_self=True)):
+                defining.update(range(s.first, s.own_end + 1))
+        self._definition_blocks = frozenset(defining)
         self._keys = defaultdict(list)
         for s in self.sections:
             for key in s.keys:
                 self._keys[_norm_key(key)].append(s.id)
 
-    def definition_blocks(self) -> set[int]:
+    def definition_blocks(self) -> frozenset[int]:
         """Blocks of sections titled as definitions, where unquoted "Affiliate means …" entries count too."""
-        out: set[int] = set()
-        for s in self.sections:
-            if any("definition" in (a.title or "").lower() for a in self.ancestors(s.id, include_self=True)):
-                out.update(range(s.first, s.own_end + 1))
-        return out
+        return self._definition_blocks
 
     # -- resolution ---------------------------------------------------------------------
     def _resolve_raw(self, raw: RawRef, source: str) -> tuple[str | None, str]:

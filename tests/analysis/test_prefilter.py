@@ -9,8 +9,10 @@ import pytest
 from redline.analysis.categories import _SIGNALS, _TITLES
 from redline.analysis.playbook.io import default_playbook
 from redline.analysis.playbook.model import compile_pattern, flag_regex, party_pattern
-from redline.analysis.prefilter import matcher, needles
 from redline.analysis.validator import _DANGEROUS
+from redline.clauses.keywords import COMPILED
+from redline.clauses.prefilter import matcher, needles
+from redline.clauses.scan import Corpus
 
 
 def all_patterns() -> list[re.Pattern[str]]:
@@ -57,3 +59,26 @@ def test_prefilter_is_sound_on_every_pattern_and_text(generated):
 ])
 def test_needles(pattern, expected):
     assert needles(re.compile(pattern, re.IGNORECASE)) == expected
+
+
+def test_a_corpus_finds_exactly_the_texts_each_pattern_matches(generated):
+    texts = corpus(generated)
+    scanned = Corpus(texts)
+    patterns = all_patterns() + list(COMPILED.values())
+    for rx in patterns:
+        assert scanned.matching(rx) == {i for i, t in enumerate(texts) if rx.search(t)}, rx.pattern
+
+
+@pytest.mark.parametrize("pattern", [
+    r"\bnotice\s+period",  # \s could reach across the newline that joins the texts
+    r"period\b",  # the last word of a text
+    r"^notice",  # anchored: searched text by text
+    r"(?<!no )notice",
+    r"the İ",  # lower() makes this character two: offsets must be the lowered text's
+    r"x*",  # matches the empty string, in every text
+])
+def test_a_corpus_scan_is_exact_at_the_edges_of_texts(pattern):
+    texts = ["this notice", "period applies", "notice period", "no notice", "the İ notice", "", "notice"]
+    rx = re.compile(pattern, re.IGNORECASE)
+    assert Corpus(texts).matching(rx) == {i for i, t in enumerate(texts) if rx.search(t)}
+    assert Corpus([]).matching(rx) == frozenset()

@@ -26,6 +26,13 @@ _SUBJECT = re.compile(
     r"hereby|can(?:not)?|is|has|does|elects?|desires?|determines?|pays?|undertakes?|covenants?|acknowledges?|"
     r"commits?|guarantees?|indemnif\w+|provides?|sells?|licenses?|assigns?|reserves?)\b", re.IGNORECASE)
 _JOINT = re.compile(r"\w\s+(?:or|and|and/or)\s+(?:the\s+)?$", re.IGNORECASE)
+# "The Software is provided AS IS": a passive sentence about what is supplied names no party; its actor is the
+# party that supplies, told by the roles.
+_SUPPLIED = re.compile(r"\b(?:is|are|be|being)\s+(?:provided|supplied|delivered|licensed|furnished|sold|made\s+available)\b",
+                       re.IGNORECASE)
+_SUPPLYING = frozenset({"licensor", "supplier", "vendor", "seller", "provider", "service provider", "contractor",
+                        "consultant"})
+_RECEIVING = frozenset({"licensee", "customer", "client", "buyer", "purchaser", "distributor", "reseller"})
 _SENTENCE = re.compile(r"(?<=[.;:])\s+(?=[A-Z(\"“])|\n")
 
 
@@ -67,6 +74,19 @@ class Cast:
         rest = [p for p in self.parties if p is not party]
         return rest[0] if party is not None and len(rest) == 1 else None
 
+    def supplier(self) -> Party | None:
+        """The party that supplies what the contract is about, told by the roles: the one with a supplying role
+        ("Licensor"), or the other party of one with a receiving role ("Distributor"); None when unclear."""
+        supplying = [p for p in self.parties if p.role.lower() in _SUPPLYING]
+        receiving = [p for p in self.parties if p.role.lower() in _RECEIVING]
+        if len(supplying) == 1 and not receiving:
+            return supplying[0]
+        if len(receiving) == 1 and len(self.parties) == 2 and not supplying:
+            return self.other_of(receiving[0].name)
+        if len(supplying) == 1 and len(receiving) == 1:
+            return supplying[0]
+        return None
+
 
 def actor(text: str, start: int, end: int, cast: Cast) -> str | None:
     """The subject of ``text[start:end]``: a party name, :data:`MUTUAL`, or None when none is found."""
@@ -92,7 +112,10 @@ def actor(text: str, start: int, end: int, cast: Cast) -> str | None:
     # A passive sentence names its actor after the finding: "payment shall be made by Distributor within …".
     stop = next((m.start() for m in _SENTENCE.finditer(text, end)), len(text))
     after = next((m for m in rx.finditer(text, end, stop) if _is_mention(m, names)), None)
-    return _who(after) if after else None
+    if after:
+        return _who(after)
+    supplier = cast.supplier() if _SUPPLIED.search(text, sentence_start, end) else None
+    return supplier.name if supplier is not None else None
 
 
 def terminating_party(text: str, start: int, cast: Cast) -> str | None:
