@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from redline.clauses import ClauseReport, analyse
 from redline.clauses.scan import Corpus
@@ -64,6 +65,7 @@ class Document:
     signatures: int  # where the signature block begins (len(clauses): none found)
     found: ClauseReport
     corpus: Corpus
+    memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)  # derived once, when first needed
 
     def context(self, i: int) -> str:
         """The heading path of clause *i* ("ARTICLE 4 CHARGES > 4.2 Payment"), for prompts."""

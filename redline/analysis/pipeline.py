@@ -245,8 +245,8 @@ class _Review:
         return key
 
     def _related(self, i: int) -> tuple[Related, ...]:
-        """What clause *i* relies on elsewhere (computed once per review, empty without a graph)."""
-        if self.graph is None:
+        """What clause *i* relies on elsewhere, once per review (none without a graph or if the provider ignores it)."""
+        if self.graph is None or not getattr(self.provider, "reads_context", True):
             return ()
         if i not in self._related_cache:
             self._related_cache[i] = related_items(self.graph, self.doc.clauses[i].anchor, self.doc.context(i))

@@ -65,23 +65,34 @@ def select_clauses(doc: Document, rule: Rule) -> list[int]:
     covered = rule.category.value in COMPLETE
     routed = doc.found.routed(rule.category.value)
     keywords, flags = rule_matchers(doc, rule)
-    worded: set[int] = set()  # what the rule's keywords or red flags match, wherever it is
+    chosen: set[int] = set()  # what the rule's keywords or red flags match, wherever it is
     for m in ([keywords] if keywords is not None else []) + flags:
-        worded |= doc.corpus.matching(m.rx)
-    out = []
-    for i in range(len(doc.clauses)):
-        if doc.is_heading[i]:
-            continue
-        own = doc.categories[i]
-        if (
-            i in worded
-            or (i in routed and (routed[i] >= DEFINITION_ROUTE
-                                 or Category.DEFINITIONS not in (own | doc.section_categories[i])))
-            or (Category.DEFINITIONS not in own
-                and ((not covered and rule.category in own) or rule.category in doc.section_categories[i]))
-        ):
-            out.append(i)
-    return out
+        chosen |= doc.corpus.matching(m.rx)
+    chosen.update(i for i, p in routed.items() if p >= DEFINITION_ROUTE
+                  or Category.DEFINITIONS not in (doc.categories[i] | doc.section_categories[i]))
+    own, under = _by_category(doc)
+    if not covered:
+        chosen.update(own.get(rule.category, ()))
+    chosen.update(under.get(rule.category, ()))
+    return sorted(i for i in chosen if not doc.is_heading[i])
+
+
+def _by_category(doc: Document) -> tuple[dict[Category, list[int]], dict[Category, list[int]]]:
+    """The clauses (definitions left out) of each category by their own words, and by the headings above
+    them: computed once per document, for every rule's selection."""
+    found = doc.memo.get("by_category")
+    if found is None:
+        own: dict[Category, list[int]] = {}
+        under: dict[Category, list[int]] = {}
+        for i, cats in enumerate(doc.categories):
+            if Category.DEFINITIONS in cats:
+                continue
+            for cat in cats:
+                own.setdefault(cat, []).append(i)
+            for cat in doc.section_categories[i]:
+                under.setdefault(cat, []).append(i)
+        found = doc.memo["by_category"] = (own, under)
+    return found
 
 
 def rule_present(doc: Document, rule: Rule, selected: list[int]) -> bool:

@@ -11,10 +11,11 @@ shapes such as dates, defined terms, company suffixes and amounts.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -64,10 +65,17 @@ def keyword_matches(units: Sequence[Unit]) -> np.ndarray:
     return out
 
 
-def feature_strings(unit: Unit, matched: Sequence[str] | None = None) -> list[str]:
+_SHAPES = (("date", _DATE), ("month", _MONTH), ("defined", _DEFINED), ("entity", _ENTITY),
+           ("money", _MONEY), ("percent", _PERCENT), ("state", _STATE))
+
+
+def feature_strings(unit: Unit, matched: Sequence[str] | None = None, shapes: Sequence[str] | None = None,
+                    context: Callable[[str], list[str]] = tokens) -> list[str]:
     """The named features of one unit (before hashing): readable, so a weight can be explained.
 
-    ``matched`` names the keyword searches the unit matches, when already known.
+    ``matched`` names the keyword searches the unit matches and ``shapes`` the shape patterns it matches,
+    when already known; ``context`` tokenises its heading, caption and title (memoised by :func:`hashed`:
+    a heading is shared by every sentence under it).
     """
     toks = tokens(unit.text)
     feats = [f"w:{t}" for t in toks]
@@ -75,9 +83,9 @@ def feature_strings(unit: Unit, matched: Sequence[str] | None = None) -> list[st
     if toks:
         feats.append(f"first:{toks[0]}")
         feats.extend(f"open:{t}" for t in toks[:4])
-    feats += [f"h:{t}" for t in set(tokens(unit.heading))]
-    feats += [f"c:{t}" for t in set(tokens(unit.caption))]
-    feats += [f"t:{t}" for t in set(tokens(unit.title)) - _TITLE_COMMON]
+    feats += [f"h:{t}" for t in set(context(unit.heading))]
+    feats += [f"c:{t}" for t in set(context(unit.caption))]
+    feats += [f"t:{t}" for t in set(context(unit.title)) - _TITLE_COMMON]
     feats.append(f"pos:{min(9, int(unit.position * 10))}")
     if unit.position < 0.02:
         feats.append("pos:start")
@@ -91,14 +99,13 @@ def feature_strings(unit: Unit, matched: Sequence[str] | None = None) -> list[st
         feats.append("shape:upper")
     if unit.first_in_paragraph:
         feats.append("shape:first")
-    for name, rx in (("date", _DATE), ("month", _MONTH), ("defined", _DEFINED), ("entity", _ENTITY),
-                     ("money", _MONEY), ("percent", _PERCENT), ("state", _STATE)):
-        if rx.search(unit.text):
-            feats.append(f"shape:{name}")
+    if shapes is None:
+        shapes = [name for name, rx in _SHAPES if rx.search(unit.text)]
+    feats += [f"shape:{name}" for name in shapes]
     if matched is None:
         matched = [name for name, rx in COMPILED.items() if rx.search(unit.text)]
     feats += [f"kw:{name}" for name in matched]
-    if len(_ENTITY.findall(unit.text)) >= 2:
+    if "entity" in shapes and len(_ENTITY.findall(unit.text)) >= 2:
         feats.append("shape:entities")
     feats.append("bias")
     return feats
@@ -110,14 +117,26 @@ def hashed(units: Sequence[Unit], buckets: int, matches: np.ndarray | None = Non
     Returns ``(indices, offsets)`` with ``len(offsets) == len(units) + 1``:
     unit ``i``'s features are ``indices[offsets[i]:offsets[i + 1]]`` (repeats
     dropped: a feature is there or not, so a long sentence does not win on length). ``matches``:
-    :func:`keyword_matches` of the units, when already computed.
+    :func:`keyword_matches` of the units, when already computed. The shape patterns are found across
+    all the units at once, and each feature string is hashed once (words repeat).
     """
     if matches is None:
         matches = keyword_matches(units)
+    corpus = Corpus([unit.text for unit in units])
+    shape_hits = [(name, corpus.matching(rx)) for name, rx in _SHAPES]
+    context = functools.lru_cache(maxsize=None)(tokens)
+    bucket_of: dict[str, int] = {}
     idx: list[int] = []
     offsets = [0]
-    for unit, row in zip(units, matches, strict=True):
+    for i, (unit, row) in enumerate(zip(units, matches, strict=True)):
         matched = [KEYWORD_NAMES[k] for k in np.flatnonzero(row)]
-        idx.extend({zlib.crc32(f.encode()) % buckets for f in feature_strings(unit, matched)})
+        shapes = [name for name, hits in shape_hits if i in hits]
+        own: set[int] = set()
+        for f in feature_strings(unit, matched, shapes, context):
+            b = bucket_of.get(f)
+            if b is None:
+                b = bucket_of[f] = zlib.crc32(f.encode()) % buckets
+            own.add(b)
+        idx.extend(own)
         offsets.append(len(idx))
     return np.asarray(idx, dtype=np.int64), np.asarray(offsets, dtype=np.int64)

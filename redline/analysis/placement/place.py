@@ -154,7 +154,9 @@ def place_missing(doc: Document, rule: Rule) -> Placement:
 
 
 def _place(doc: Document, rule: Rule) -> Placement:
-    outline = Outline(doc)
+    outline = doc.memo.get("outline")
+    if outline is None:  # built once for all the rules a review places
+        outline = doc.memo["outline"] = Outline(doc)
     category = rule.category
     general = category in BOILERPLATE  # a clause that is itself one of the general provisions
     title = rule.title.strip()

@@ -14,10 +14,12 @@ import re
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jsonschema
 import yaml
+
+if TYPE_CHECKING:
+    import jsonschema
 
 from ..categories import Category
 from .model import (
@@ -44,6 +46,8 @@ def schema() -> dict[str, Any]:
 
 @cache
 def _validator() -> jsonschema.Draft202012Validator:
+    import jsonschema  # imported when a playbook from outside is read: the review of a file needs only ours
+
     return jsonschema.Draft202012Validator(schema())
 
 
@@ -86,10 +90,14 @@ def load_playbook(source: str | bytes | Path) -> Playbook:
     return playbook_from_dict(data)
 
 
-def playbook_from_dict(data: Any) -> Playbook:
-    """Validate a parsed document (schema, then semantics) and build the :class:`Playbook`."""
-    errors = sorted(_validator().iter_errors(data), key=lambda e: (list(e.absolute_path), e.message))
+def playbook_from_dict(data: Any, *, ours: bool = False) -> Playbook:
+    """Validate a parsed document (schema, then semantics) and build the :class:`Playbook`.
+
+    ``ours``: the built-in playbook, whose schema validity the test suite checks, skips the schema pass."""
+    errors = [] if ours else sorted(_validator().iter_errors(data), key=lambda e: (list(e.absolute_path), e.message))
     if errors:
+        import jsonschema
+
         best = jsonschema.exceptions.best_match(errors)
         problems: dict[str, str] = {_pointer(best.absolute_path): _schema_message(best)}
         for error in errors:  # one problem per place, the most relevant message for it
@@ -155,7 +163,7 @@ def default_playbook() -> Playbook:
     pure-Python one); uploads keep the alias-refusing loader of :func:`load_playbook`."""
     text = resources.files(__package__).joinpath("default.yaml").read_text(encoding="utf-8")
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    return playbook_from_dict(yaml.load(text, Loader=loader))  # noqa: S506 - a safe loader, on our own file
+    return playbook_from_dict(yaml.load(text, Loader=loader), ours=True)  # noqa: S506 - a safe loader, our own file
 
 
 def _schema_message(error: jsonschema.ValidationError) -> str:

@@ -148,7 +148,10 @@ class Provider(Protocol):
     rule's excerpt of a long paragraph instead of the whole paragraph
     (:mod:`redline.analysis.excerpts`; a model, not the offline engine, whose
     checks read whole paragraphs; a provider without the attribute gets
-    whole paragraphs).
+    whole paragraphs). ``reads_context``: whether it reads what a clause
+    relies on elsewhere (definitions, referenced sections); the offline
+    engine does not, so its requests and cache keys leave it out (a provider
+    without the attribute is given it).
     """
 
     name: str
@@ -156,6 +159,7 @@ class Provider(Protocol):
     max_concurrency: int
     max_batch_chars: int | None
     excerpts: bool
+    reads_context: bool
 
     @property
     def identity(self) -> str: ...

@@ -28,6 +28,7 @@ class OfflineProvider:
     max_concurrency = 1
     max_batch_chars: int | None = None
     excerpts: bool = False  # its checks read whole paragraphs
+    reads_context: bool = False  # ... and nothing else: a changed definition changes none of its answers
 
     @property
     def identity(self) -> str:

@@ -143,6 +143,7 @@ class OpenAIProvider:
         self.base_url = base_url or "https://api.openai.com/v1"
         self.max_concurrency = max_concurrency
         self.max_batch_chars: int | None = max_batch_chars
+        self.reads_context = True  # each clause comes with the definitions and sections it relies on
         self.excerpts = True  # a long paragraph is given as the rule's excerpt (redline/analysis/excerpts.py)
         self.max_retries = max_retries
         self.backoff = backoff

@@ -35,6 +35,7 @@ UK_TO_US: dict[str, str] = {
 # US forms that are also good British usage ("license" the verb, a computer "program", a "judgment") are no mismatch.
 US_TO_UK = {us: uk for uk, us in UK_TO_US.items() if us not in {"practice", "license", "licenses", "program", "judgment"}}
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+_PARTY_WORD = re.compile(r"(?<![.!?]\s)(?<!^)\b([Pp])art(?:y|ies)\b")  # "party" within a sentence, not opening one
 _PLACEHOLDER = re.compile(r"\[[^\]\n]{0,80}\]|_{3,}|\bTBD\b|\bto be agreed\b", re.IGNORECASE)
 _GARBLED = re.compile(r"\b(?:point|percent)\s+\d|\d\s*\(\s*[a-z]", re.IGNORECASE)
 # Capitalised words any English clause may start a phrase with, or that are not terms.
@@ -61,18 +62,18 @@ class ContractWords:
         capitalised: set[str] = set()
         us = uk = 0
         party = Counter[str]()
+        words = Counter[str]()
         for text in texts:
-            for m in _WORD.finditer(text):
-                w = m.group(0)
-                lw = w.lower().removesuffix("'s").removesuffix("’s").strip("'’-")  # "the Supplier's" uses "Supplier"
-                if w[0].isupper():
-                    capitalised.add(lw)
-                if lw in UK_TO_US:
-                    uk += 1
-                elif lw in US_TO_UK:
-                    us += 1
-            for m in re.finditer(r"(?<![.!?]\s)(?<!^)\b([Pp])art(?:y|ies)\b", text):
-                party[m.group(1)] += 1
+            words.update(_WORD.findall(text))  # each distinct word is then looked at once
+            party.update(_PARTY_WORD.findall(text))
+        for w, n in words.items():
+            lw = w.lower().removesuffix("'s").removesuffix("’s").strip("'’-")  # "the Supplier's" uses "Supplier"
+            if w[0].isupper():
+                capitalised.add(lw)
+            if lw in UK_TO_US:
+                uk += n
+            elif lw in US_TO_UK:
+                us += n
         return cls(frozenset(capitalised), us >= uk, party["P"] > party["p"])
 
 
