@@ -151,7 +151,10 @@ def clause_facts(text: str) -> list[Fact]:
     """The cross-document terms stated in one clause."""
     out: list[Fact] = []
     source = text_hash(text)
-    for q in find_quantities(text):
+    lower = text.lower()
+    # a fact's number has payment or interest wording beside it: a clause with neither word has no such number
+    payment_words = "pay" in lower or "paid" in lower or "invoice" in lower or "interest" in lower
+    for q in find_quantities(text) if payment_words else ():
         window = text[max(0, q.start - 80) : q.end + 40]
         is_period = _PERIOD_BEFORE.search(text[max(0, q.start - 25) : q.start]) or _PERIOD_AFTER.search(text[q.end :])
         if q.kind == "duration" and is_period and _PAYMENT.search(window) and not _NOT_PAYMENT.search(window):
@@ -162,7 +165,6 @@ def clause_facts(text: str) -> list[Fact]:
             monthly = convert(q, "percent", "month")
             if monthly is not None:
                 out.append(Fact("late-payment interest", f"{monthly:g}% per month", q.text, source))
-    lower = text.lower()
     if "governed by" in lower or "construed in accordance" in lower:
         for m in _LAW.finditer(text):
             out.append(Fact("governing law", m.group("law").strip(" ,"), m.group(0), source))
