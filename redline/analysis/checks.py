@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import operator
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -77,6 +77,15 @@ def check_rule(
     hits = [*_red_flags(rule, text, parties, reciprocal, one_sidedness), *_thresholds(rule, text)]
     hits.sort(key=lambda h: (h.start, h.end, h.kind))
     return hits
+
+
+def might_hit(rule: Rule, texts: Sequence[str], parties: tuple[str, ...] = ()) -> list[bool]:
+    """A cheap screen before :func:`check_rule`, text by text: False only where it certainly finds nothing (no
+    literal a red flag needs is in the text, and the rule has no threshold or the text states no quantity)."""
+    alternation = party_pattern(parties)
+    flags = [matcher(flag_regex(flag, alternation)) for flag in rule.red_flags]
+    return [any(m.possible(text.lower()) for m in flags) or bool(rule.thresholds and find_quantities(text))
+            for text in texts]
 
 
 def reciprocal_parties(rule: Rule, texts: Iterable[str], parties: tuple[str, ...]) -> dict[int, frozenset[str]]:

@@ -1,18 +1,15 @@
 """The review pipeline: clauses + playbook + provider → grounded, validated suggestions.
 
-For each enabled rule: select the paragraphs it applies to, check whether a
-required clause is missing, look every (rule, paragraph) pair up in the result
-cache, ask the provider only about the misses (in batches, concurrently when
-the provider allows), then ground each finding's quote, drop suggestions the
-lawyer already rejected, score risk and validate. Everything is keyed to
-anchors and deterministic: the same input gives the same suggestions with the
-same ids, so a retried run never duplicates anything.
+For each enabled rule: select the paragraphs it applies to, check whether a required clause is missing, look
+every (rule, paragraph) pair up in the result cache, ask the provider only about the misses (in batches,
+concurrently when the provider allows; a provider that can tell at a glance which paragraphs it has nothing to
+say about is asked about the others only), then ground each finding's quote, drop suggestions the lawyer already
+rejected, score risk and validate. Everything is keyed to anchors and deterministic: the same input gives the
+same suggestions with the same ids, so a retried run never duplicates anything.
 
-Given the contract graph (``graph``), each paragraph goes to the provider
-with what it relies on elsewhere — the definitions of the terms it uses, the
-sections it cites, its parent's lead-in — and each suggestion is checked for
-what it does elsewhere (a renamed or reworded definition, a reference that
-leads nowhere), which it carries as ``warnings``.
+Given the contract graph (``graph``), each paragraph goes to a model with what it relies on elsewhere (the
+definitions of the terms it uses, the sections it cites, its parent's lead-in), and each suggestion is checked
+for what it does elsewhere (a renamed or reworded definition, a reference that leads nowhere): its ``warnings``.
 
 Cache keys combine the paragraph's text, section and related context with the rule's version, the
 preferences version and the provider's identity: an unchanged document makes zero provider calls, an edited
@@ -213,6 +210,10 @@ class _Review:
             placement = place_missing(doc, rule)
             missing_at = placement.after
         reciprocal = reciprocal_parties(rule, (doc.clauses[i].text for i in selected), doc.parties)
+        self.stats.selected += len(selected)
+        if (screen := getattr(self.provider, "could_find", None)) is not None:
+            found = screen(rule, [doc.clauses[i].text for i in selected], doc.parties, reciprocal)
+            selected = [i for i, could in zip(selected, found, strict=True) if could]
         prefix = _hash(
             self.provider.identity, rule.fingerprint, self.preferences_version, ",".join(doc.parties), self.gate.cast.side_name,
             repr(sorted((k, sorted(v)) for k, v in reciprocal.items())),
@@ -225,7 +226,6 @@ class _Review:
                 if i in excerpts else "res:" + _hash(prefix, self._clause_key(i)) for i in selected}
         missing_key = "res:" + _hash(prefix, "missing", self._clause_key(missing_at, related=False)) \
             if missing_at is not None else None
-        self.stats.selected += len(selected)
         ask_at = None if missing_at is not None else uncertain_clause(
             doc, rule, lambda: place_missing(doc, rule).after, self.gate.body)
         return RulePlan(rule, selected, missing_at, reciprocal, keys, missing_key, placement=placement,

@@ -7,6 +7,7 @@ The subcommands live by subject in this package and register themselves with
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 
 from redline.ooxml.errors import DocxError
@@ -26,6 +27,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit code (0 ok, 2 bad input, 1 internal error)."""
+    # One command, then exit: what the imports built lives to the end, and a review allocates millions of small
+    # objects that form few cycles. Collecting every 700 allocations (CPython's default) costs a few percent of
+    # a long review for nothing; every 50,000, with the imports set aside, keeps memory where it was.
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 20)
     args = build_parser().parse_args(argv)
     try:
         return args.handler(args)

@@ -151,7 +151,9 @@ class Provider(Protocol):
     whole paragraphs). ``reads_context``: whether it reads what a clause
     relies on elsewhere (definitions, referenced sections); the offline
     engine does not, so its requests and cache keys leave it out (a provider
-    without the attribute is given it).
+    without the attribute is given it). A provider may also have
+    ``could_find(rule, texts, parties, reciprocal) -> list[bool]``: it is then
+    asked only about the selected paragraphs where that is true.
     """
 
     name: str

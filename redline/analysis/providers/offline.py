@@ -11,7 +11,10 @@ limit is near-certain, a wording pattern less so.
 
 from __future__ import annotations
 
-from ..checks import check_rule
+from collections.abc import Mapping, Sequence
+
+from ..checks import check_rule, might_hit
+from ..playbook.model import Rule
 from ..review.coverage import offline_rule
 from .base import Item, ProviderResponse, RawFinding, RuleRequest, Usage
 
@@ -34,6 +37,14 @@ class OfflineProvider:
     def identity(self) -> str:
         """Cache identity: bump ENGINE_VERSION when the engine's answers change."""
         return ENGINE_VERSION
+
+    def could_find(self, rule: Rule, texts: Sequence[str], parties: tuple[str, ...],
+                   reciprocal: Mapping[int, frozenset[str]]) -> list[bool]:
+        """Whether :meth:`analyze` could find anything in each of ``texts`` for ``rule``: the pipeline asks it
+        about the paragraphs where it can, not all the rule selects (most of a long contract, for most rules)."""
+        checked = offline_rule(rule)
+        return [maybe and bool(check_rule(checked, text, parties=parties, reciprocal=reciprocal))
+                for text, maybe in zip(texts, might_hit(checked, texts, parties), strict=True)]
 
     def analyze(self, request: RuleRequest) -> ProviderResponse:
         """Apply the rule to each item, then propose the missing clause if asked."""
