@@ -35,6 +35,13 @@ _PARTY_BLOCK = re.compile(
     r"\b(?:company|corporation|incorporated|organi[sz]ed|registered|limited|ltd|llc|llp|inc|gmbh|plc|s\.a\.|b\.v\.|having its)\b",
     re.IGNORECASE,
 )
+# Between the last clause and the signatures: page numbers ("9", "- 35 -", "Page 3 of 10"), a filing's "Source:"
+# line and its redaction legend ("[***] INDICATES MATERIAL THAT HAS BEEN OMITTED …").
+_NOT_BODY = re.compile(r"^\W*(?:page\s+)?\d{1,3}(?:\s+of\s+\d{1,3})?\W*$|^\s*source:|^\W*\[\s*\*[\s*]*\]\s*(?:indicates|certain)\b"
+                       r"|^\W*certain (?:confidential )?(?:information|portions|material)\b.{0,160}\bomitted\b", re.IGNORECASE)
+_SIGNATURE_NOTE = re.compile(r"\bsignature pages?\s+(?:follows?|to follow|is attached)|\bsignatures?\s+(?:follow|on the "
+                             r"(?:next|following) page)|\b(?:remainder|rest) of (?:this )?page\b.{0,40}\bblank\b", re.IGNORECASE)
+_NOTE_MAX = 160  # a note this short is the whole paragraph; in a longer one it must end it
 _NOT_PARTY = {"agreement", "effective date", "party", "parties", "services", "contract"}
 _PARTY_SCAN = 60  # parties are defined at the top of a contract
 
@@ -160,9 +167,19 @@ def _parties(clauses: Sequence[Clause]) -> tuple[str, ...]:
 
 
 def _body_end(clauses: Sequence[Clause], is_heading: Sequence[bool], stop: int) -> int:
-    """Index of the last body paragraph before the signature block at ``stop`` (where a missing clause goes)."""
+    """Index of the last body paragraph before the signature block at ``stop`` (where a missing clause goes).
+
+    What a filing puts between the last clause and the signatures is not body: page numbers, "Source:" lines,
+    a redaction legend, and the note that the signature page follows, alone or at the end of the last clause
+    (a clause inserted after "… restates the Production Contract. [SIGNATURE PAGE FOLLOWS]" would follow it).
+    """
     for i in range(stop - 1, -1, -1):
+        text = clauses[i].text
         introduces_table = i + 1 < len(clauses) and clauses[i + 1].in_table
-        if not is_heading[i] and not clauses[i].in_table and not introduces_table:
-            return i
+        if is_heading[i] or clauses[i].in_table or introduces_table or _NOT_BODY.match(text):
+            continue
+        note = _SIGNATURE_NOTE.search(text)
+        if note and (len(text) <= _NOTE_MAX or note.end() >= len(text.rstrip()) - 5):
+            continue
+        return i
     return max(stop - 1, 0)

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from redline.analysis.cache import MemoryCache
 from redline.analysis.clauses import Clause
 from redline.analysis.pipeline import review
@@ -83,24 +85,63 @@ def test_a_notices_clause_listed_in_the_table_of_contents_is_not_added_again():
     assert not [s for s in found if s.source == "missing"], [(s.anchor, s.new_text) for s in found]
 
 
-def test_an_inserted_clause_goes_before_signature_page_follows_and_a_redaction_legend():
-    # Issue #26: inserted clauses landed after "[Signature Page Follows]" and after an SEC redaction legend.
-    paragraphs = [
-        DISTRIBUTION,
-        "1. Appointment. NETGEAR appoints Distributor as a non-exclusive distributor of the Products.",
-        "2. Orders. Distributor shall order Products by purchase order.",
-        "3. General. This Agreement is the entire agreement of the parties.",
-        "[Signature Page Follows]",
-        "IN WITNESS WHEREOF, the parties have executed this Agreement.",
-        "NETGEAR, INC. By: ______ Name: Title:",
-        "[***] Certain information in this document has been omitted and filed separately with the Securities "
-        "and Exchange Commission. Confidential treatment has been requested with respect to the omitted portions.",
-    ]
-    found = _review(paragraphs, acting_for="Distributor", rules=("governing-law", "termination-for-cause")).suggestions
+C0308_END = [  # the end of c0308's body, its signature-page note, a page number and the SEC legend, then signatures
+    'This Agreement is entered into by and between Antares Pharma, Inc. ("Antares") and AMAG Pharmaceuticals, Inc. '
+    '("AMAG").',
+    "1. SUPPLY. Antares shall supply the Product to AMAG in accordance with the Forecasts.",
+    "12. MISCELLANEOUS",
+    "12.7 Conflicts. In the event of any conflict between this Agreement and any provision of the Development and "
+    "License Agreement, this Agreement shall control and then only to the extent of the inconsistency.",
+    "12.8 Jointly Prepared. This Agreement has been prepared jointly by both Parties and shall not be strictly "
+    "construed against either Party.",
+    "[Signature page follows.]",
+    "- 35 -",
+    "[***] INDICATES MATERIAL THAT HAS BEEN OMITTED AND FOR WHICH CONFIDENTIAL TREATMENT HAS BEEN REQUESTED. ALL SUCH "
+    "OMITTED MATERIAL HAS BEEN FILED WITH THE SECURITIES AND EXCHANGE COMMISSION PURSUANT TO RULE 24b-2 PROMULGATED "
+    "UNDER THE SECURITIES EXCHANGE ACT OF 1934, AS AMENDED.",
+    "IN WITNESS WHEREOF, the Parties have executed this Agreement as of the Effective Date.",
+    "ANTARES PHARMA, INC. By: Name: Title: AMAG PHARMACEUTICALS, INC. By: Name: Title:",
+]
+C0186_END = [  # c0186: the note in parentheses, a page number, and signatures introduced by "Agreed to and executed"
+    'This Supply Agreement is entered into by and between Fonterra (USA) Inc. ("Fonterra") and Premier Nutrition '
+    'Company, LLC ("Premier").',
+    "1. Supply. Fonterra shall supply the Products to Premier against Purchase Orders.",
+    "16. General. This Agreement may not be amended or modified except by a writing signed by an authorized "
+    "representative of the Party against whom such amendment or modification is asserted. This Agreement will be "
+    "binding upon, and will inure to the benefit of, the parties, their successors and permitted assigns.",
+    "(signature page follows)",
+    "11",
+    "Agreed to and executed effective as of the date first above written.",
+    "Fonterra (USA) Inc. Premier Nutrition Company, LLC",
+    "By: [***] By: /s/ Paul Rode Title: President Title: CFO",
+]
+
+C0279_END = [  # c0279: the note run into the last clause, then a page number before the witness line
+    'This Services Agreement is entered into by and between Ginkgo Bioworks, Inc. ("Provider") and Zymergen Inc. '
+    '("Recipient").',
+    "1. Services. Provider shall perform the Services described in Exhibit A.",
+    "7. MISCELLANEOUS",
+    "7.8 Incorporation of Exhibits and Disclosure Schedule. The Exhibit identified in this Agreement is incorporated "
+    "herein by reference and made a part hereof.",
+    "7.9 Amendment and Restatement. This Agreement amends and restates in full the Production Contract. "
+    "[SIGNATURE PAGE FOLLOWS]",
+    "9",
+    "IN WITNESS WHEREOF, the Parties have executed this Services Agreement as of the date first written above. "
+    "PROVIDER: RECIPIENT: [ * * * ] [ * * * ] By: By: Name: Name: Title: Title:",
+]
+
+
+@pytest.mark.parametrize("paragraphs,side", [(C0308_END, "AMAG"), (C0186_END, "Premier"), (C0279_END, "Recipient")],
+                         ids=["c0308", "c0186", "c0279"])
+def test_an_inserted_clause_goes_before_signature_page_follows_and_a_redaction_legend(paragraphs, side):
+    # Issue #26: inserted clauses landed after "[Signature Page Follows]" in two of six contracts, and one after an
+    # SEC redaction legend outside the last section.
+    found = _review(paragraphs, acting_for=side, rules=("governing-law", "termination-for-cause")).suggestions
     missing = [s for s in found if s.source == "missing"]
     assert {s.rule_key for s in missing} == {"governing-law", "termination-for-cause"}
-    assert any(s.kind.value == "insert" for s in missing)
-    assert all(s.anchor in {"_RL_0001", "_RL_0002", "_RL_0003"} for s in missing), [s.anchor for s in missing]
+    note = next(i for i, t in enumerate(paragraphs) if "signature page follows" in t.lower())  # run in, or alone
+    body = {f"_RL_{i:04d}" for i in range(1, note)}
+    assert all(s.anchor in body for s in missing), [(s.rule_key, s.anchor) for s in missing]
 
 
 def test_the_playbook_rows_of_the_clause_map_see_termination_for_breach_warranties_and_prices():
