@@ -46,7 +46,7 @@ def _num(token: str) -> str:
 
 def tokens(text: str) -> list[str]:
     """Lower-case word tokens with digits folded (years kept apart as ``yyyy``)."""
-    return [_num(t) for t in _TOKEN.findall(text.lower())]
+    return [t if not t[0].isdigit() else _num(t) for t in _TOKEN.findall(text.lower())]  # most tokens are words
 
 
 KEYWORD_NAMES = tuple(COMPILED)
