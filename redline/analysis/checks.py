@@ -25,7 +25,17 @@ from redline.clauses.prefilter import matcher
 
 from .document import ROLE_NOUNS
 from .playbook.model import Rule, Severity, Threshold, compile_pattern, flag_regex, party_pattern
-from .quantities import DAYS_PER_UNIT, DURATION_UNITS, Quantity, convert, describe, find_quantities, format_like
+from .quantities import (
+    DAYS_PER_UNIT,
+    DURATION_UNITS,
+    Quantity,
+    convert,
+    describe,
+    find_quantities,
+    format_like,
+    kind_of_unit,
+    may_state,
+)
 
 _OPS = {"<=": operator.le, "<": operator.lt, ">=": operator.ge, ">": operator.gt, "==": operator.eq}
 _BREAK = re.compile(r"[;:]|(?<=[.!?])\s+(?=[A-Z(\"“])|\s(?=(?:[Uu]nless|[Pp]rovided that|[Ss]ave that|[Ee]xcept that)\b)")
@@ -84,8 +94,13 @@ def might_hit(rule: Rule, texts: Sequence[str], parties: tuple[str, ...] = ()) -
     literal a red flag needs is in the text, and the rule has no threshold or the text states no quantity)."""
     alternation = party_pattern(parties)
     flags = [matcher(flag_regex(flag, alternation)) for flag in rule.red_flags]
-    return [any(m.possible(text.lower()) for m in flags) or bool(rule.thresholds and find_quantities(text))
-            for text in texts]
+    kinds = {kind_of_unit(t.unit) for t in rule.thresholds}
+    out = []
+    for text in texts:
+        lower = text.lower()
+        out.append(any(m.possible(lower) for m in flags)
+                   or (any(may_state(lower, kind) for kind in kinds) and bool(find_quantities(text))))
+    return out
 
 
 def reciprocal_parties(rule: Rule, texts: Iterable[str], parties: tuple[str, ...]) -> dict[int, frozenset[str]]:

@@ -60,8 +60,9 @@ _SCALE_VALUES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "billion":
 
 # Cheap pre-checks: a kind of quantity cannot be present without one of these.
 _DURATION_WORDS = ("day", "week", "month", "year", "hour")
-_PERCENT_WORDS = ("%", "per", "times", "twice", "double")
+_PERCENT_WORDS = ("%", "cent", "times", "twice", "double")  # "per cent", "percent", "%", "three times", "twice"
 _AMOUNT_WORDS = ("$", "€", "£", "¥", "usd", "eur", "gbp", "chf", "cad", "aud", "jpy", "inr", "dollar", "pound")
+_KIND_WORDS = {"duration": _DURATION_WORDS, "percent": _PERCENT_WORDS, "amount": _AMOUNT_WORDS}
 
 # Days per unit, for comparing durations across units.
 DAYS_PER_UNIT = {"hours": 1 / 24, "days": 1.0, "business_days": 7 / 5, "weeks": 7.0, "months": 365 / 12, "years": 365.0}
@@ -137,6 +138,17 @@ def _digits_value(s: str) -> float:
     return float(s.replace(",", ""))
 
 
+def kind_of_unit(unit: str) -> str:
+    """The kind of quantity a limit in ``unit`` is compared with: "duration", "percent" or "amount"."""
+    return "duration" if unit in DURATION_UNITS else "percent" if unit == "percent" else "amount"
+
+
+def may_state(lower: str, kind: str) -> bool:
+    """False only when a lower-cased text certainly states no quantity of ``kind`` (it lacks every word that kind
+    needs): a test far cheaper than :func:`find_quantities`, which starts with it."""
+    return any(w in lower for w in _KIND_WORDS[kind])
+
+
 @lru_cache(maxsize=8192)
 def find_quantities(text: str) -> tuple[Quantity, ...]:
     """Every duration, percentage and amount in ``text``, in order of position.
@@ -147,11 +159,11 @@ def find_quantities(text: str) -> tuple[Quantity, ...]:
     """
     lower = text.lower()
     found = []
-    if any(u in lower for u in _DURATION_WORDS):
+    if may_state(lower, "duration"):
         found += _durations(text)
-    if any(u in lower for u in _PERCENT_WORDS):
+    if may_state(lower, "percent"):
         found += _percents(text)
-    if any(u in lower for u in _AMOUNT_WORDS):
+    if may_state(lower, "amount"):
         found += _amounts(text)
     found.sort(key=lambda q: (q.start, -q.end))
     out: list[Quantity] = []
