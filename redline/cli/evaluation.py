@@ -59,6 +59,8 @@ def run_review_eval(args: argparse.Namespace) -> int:
     print(f"asks               {m['asks']} ({m['asks_decided_by_cuad']} decided by CUAD, {m['asks_right']} right)")
     print(f"missing claims     {m['claims']} decided by CUAD, {m['right']} right ({m['precision']}%); "
           f"CUAD-absent {m['gold_absent']}, claimed or asked {m['gold_absent_claimed_or_asked']} ({m['recall']}%)")
+    if m["silent"]:
+        print("  neither claimed nor asked: " + ", ".join(f"{x['contract']} {x['rule']}" for x in m["silent"]))
     return EXIT_OK
 
 

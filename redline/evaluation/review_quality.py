@@ -98,6 +98,7 @@ class Figures:
     missing_right: int = 0
     gold_absent: int = 0
     gold_absent_claimed: int = 0
+    silent: list[dict[str, str]] = field(default_factory=list)  # CUAD-absent, neither claimed nor asked
     per_rule: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
 
     def to_dict(self) -> dict[str, Any]:
@@ -117,7 +118,7 @@ class Figures:
                         "wrong_asks": self.wrong_asks,
                         "precision": rate(self.missing_right, self.missing_claims),
                         "gold_absent": self.gold_absent, "gold_absent_claimed_or_asked": self.gold_absent_claimed,
-                        "recall": rate(self.gold_absent_claimed, self.gold_absent)},
+                        "recall": rate(self.gold_absent_claimed, self.gold_absent), "silent": self.silent},
             "per_rule": {k: dict(v) for k, v in sorted(self.per_rule.items())},
         }
 
@@ -198,6 +199,8 @@ def _measure(fig: Figures, contract: DevContract, text: str, gold: dict[tuple[st
         if not any(gold.get((contract.id, c)) for c in categories):
             fig.gold_absent += 1
             fig.gold_absent_claimed += rule in claimed
+            if rule not in claimed:
+                fig.silent.append({"contract": contract.id, "rule": rule})
 
 
 def _value(text: str) -> tuple[str, float] | None:
