@@ -51,7 +51,7 @@ def ask_finding(doc: Document, rule: Rule, i: int) -> dict[str, Any]:
         comment = (f"No {rule.title.lower()} wording (a cap, or an exclusion of indirect or consequential loss) was "
                    f"found anywhere in the contract; this is the closest text. Confirm whether your client wants one.")
     else:
-        comment = (f"Redline found no {rule.title.lower()} clause it is sure of (the clause engine gives one "
-                   f"{probability:.0%}); this is the closest text. Confirm the contract covers it, or add one.")
+        comment = (f"Redline could not tell whether the contract has a {rule.title.lower()} clause; this is the "
+                   f"closest text. Confirm the contract covers it, or add one.")  # a percentage meant nothing to reviewers
     return {"kind": "comment", "start": 0, "end": len(lead), "new_text": "", "comment": comment,
             "severity": rule.severity.value, "confidence": round(1 - probability, 2), "source": "ask", "check": ""}
