@@ -11,7 +11,8 @@ polling the database. A job retried after its worker died reports again from a
 new ``started`` event (``{"attempt": n}``): a stream starts (or resumes) at the
 newest attempt, and a client that sees ``started`` again starts over, so the
 failed attempt's events never add up with the retry's. Heartbeat comments keep
-proxies from closing an idle stream; the stream ends after a terminal event, and
+proxies from closing an idle stream; the stream ends after a terminal event (a quiet stream checks every few
+seconds that its job did not finish without one, and appends it if so), and
 ``open_streams()`` counts the streams being served (a client that goes away must
 bring it down again).
 """
@@ -32,12 +33,12 @@ from django.core import signing
 from django.db import InterfaceError, OperationalError, connection
 
 from ..models import JobEvent
-from .progress import channel_name
+from .progress import TERMINAL_KINDS, channel_name, terminal_repair
 
 logger = logging.getLogger(__name__)
 
-TERMINAL_KINDS = frozenset({"done", "error", "cancelled"})
 HEARTBEAT_S = 15.0
+END_CHECK_S = 5.0  # how often a quiet stream checks that its job has not finished without its end
 POLL_S = 0.25
 REDIS_TIMEOUT_S = 2.0
 TICKET_SALT = "redline.sse-ticket"
@@ -102,6 +103,17 @@ def _ended_at(job_id: int, seq: int) -> bool:
     """Whether event ``seq`` was the job's terminal one (a client resuming after the end)."""
     try:
         return JobEvent.objects.filter(job_id=job_id, seq=seq, kind__in=TERMINAL_KINDS).exists()
+    finally:
+        connection.close()
+
+
+@sync_to_async(thread_sensitive=False)
+def _end_repaired(job_id: int) -> bool:
+    """Whether the job had finished without its terminal event, which is now appended (then: read it)."""
+    try:
+        return terminal_repair(job_id) is not None
+    except (OperationalError, InterfaceError):
+        return False
     finally:
         connection.close()
 
@@ -250,7 +262,7 @@ async def event_stream(job_id: int, *, after: int = 0) -> AsyncIterator[str]:
     global _open
     _open += 1
     wakeup = _Wakeup(job_id)
-    last, beat = after, time.monotonic()
+    last, beat, checked = after, time.monotonic(), float("-inf")
     try:
         if after and await _ended_at(job_id, after):
             return
@@ -268,6 +280,10 @@ async def event_stream(job_id: int, *, after: int = 0) -> AsyncIterator[str]:
                         return
                 if events:
                     continue
+                if time.monotonic() - checked >= END_CHECK_S:
+                    checked = time.monotonic()
+                    if await _end_repaired(job_id):
+                        continue  # the job had finished without its end: read it now
             if time.monotonic() - beat >= HEARTBEAT_S:
                 yield ": heartbeat\n\n"
                 beat = time.monotonic()

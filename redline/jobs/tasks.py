@@ -22,7 +22,7 @@ from django.utils import timezone
 from ..errors import ApplicationError
 from ..models import AnalysisRun, Job, JobStatus, RunStatus
 from .leases import LeaseKeeper, job_claim, job_held
-from .progress import AttemptSuperseded, callback_for, event_emit
+from .progress import AttemptSuperseded, callback_for, event_emit, terminal_data, terminal_kind
 from .registry import handler_for
 
 logger = logging.getLogger(__name__)
@@ -78,8 +78,10 @@ def job_retry_or_fail(job_id: int, *, max_attempts: int) -> bool:
 
 
 def _finish(job: Job, status: str, *, result: dict | None = None, error_code: str = "", error_message: str = "") -> None:
-    """Record the outcome and send the one terminal event, if this attempt still holds the job
-    (when another attempt took it over, or the reaper ended it, that one ends it)."""
+    """Record the outcome and the one terminal event together, if this attempt still holds the job
+    (when another attempt took it over, or the reaper ended it, that one ends it). In one transaction: a
+    worker that dies, or a database that fails, between the two would leave a finished job whose streams
+    wait for an end that never comes."""
     finished_at = timezone.now()
     with transaction.atomic():
         ended = job_held(job).update(status=status, result=result, error_code=error_code,
@@ -90,8 +92,7 @@ def _finish(job: Job, status: str, *, result: dict | None = None, error_code: st
         if status == JobStatus.FAILED:  # its run, if it has one the job's handler did not end itself
             AnalysisRun.objects.filter(job=job).exclude(status__in=(RunStatus.DONE, RunStatus.ERROR)).update(
                 status=RunStatus.ERROR, error_message=error_message, finished_at=finished_at)
-    event_emit(job=job, kind="done" if status == JobStatus.SUCCEEDED else "error",
-               data={"status": status, "error_code": error_code} if error_code else {"status": status})
+        event_emit(job=job, kind=terminal_kind(status), data=terminal_data(status, error_code))
 
 
 class _JobTask(Task):

@@ -27,7 +27,7 @@ from django.db.models import Max, Q
 from django.utils import timezone
 
 from ..jobs.dispatch import job_dispatch
-from ..jobs.progress import event_emit
+from ..jobs.progress import event_emit, terminal_repair_recent
 from ..jobs.registry import duty_register
 from ..models import AnalysisRun, Job, JobStatus, RunStatus
 
@@ -41,11 +41,12 @@ STALE_REAP_S = 60.0  # how often a worker looks for stalled runs (a heavier quer
 
 
 def reap_on_pulse(beat: int, interval_s: float) -> None:
-    """A worker's pulse number ``beat`` (0 first): lapsed leases every pulse, stalled runs on the first
-    and then about once a minute."""
+    """A worker's pulse number ``beat`` (0 first): lapsed leases every pulse; stalled runs, and finished jobs
+    missing their terminal event, on the first and then about once a minute."""
     jobs_reap_lapsed()
     if beat % max(1, round(STALE_REAP_S / interval_s)) == 0:
         runs_reap_stale()
+        terminal_repair_recent()  # a finished job without its end (older code, or a lost write): append it
 
 
 def jobs_reap_lapsed(*, now: datetime | None = None) -> list[int]:

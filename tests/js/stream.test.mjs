@@ -25,3 +25,39 @@ test("events that change nothing keep the same list (no redraw)", () => {
   assert.equal(liveSuggestions(list, "progress", { stage: "read" }), list);
   assert.equal(liveSuggestions(list, "suggestion", { id: "a" }), list);
 });
+
+// Issue #31: a run that finished without its terminal event left the pane waiting forever.
+class SilentSource {
+  static CLOSED = 2;
+  static CONNECTING = 0;
+  constructor(url) { this.url = url; this.readyState = 1; this.closed = false; SilentSource.opened.push(this); }
+  addEventListener() {}
+  close() { this.closed = true; this.readyState = SilentSource.CLOSED; }
+}
+
+function fakeApi(statuses) {
+  const asked = [];
+  return {
+    asked,
+    post: async () => ({ ticket: "t" }),
+    get: async (path) => { asked.push(path); return { status: statuses.shift() ?? "running" }; },
+  };
+}
+
+test("a quiet stream ends when the run's status says it ended", async () => {
+  SilentSource.opened = [];
+  globalThis.EventSource = SilentSource;
+  const api = fakeApi(["running", "done"]);
+  const { followRun } = await import("../../static/addin/stream.js");
+  await followRun(api, 7, { onEvent: () => {}, statusCheckMs: 5 });
+  assert.deepEqual(api.asked, ["/runs/7", "/runs/7"]);
+  assert.ok(SilentSource.opened.every((s) => s.closed));
+});
+
+test("a run whose status says error rejects as a failed review", async () => {
+  SilentSource.opened = [];
+  globalThis.EventSource = SilentSource;
+  const { followRun } = await import("../../static/addin/stream.js");
+  await assert.rejects(followRun(fakeApi(["error"]), 8, { onEvent: () => {}, statusCheckMs: 5 }),
+    (error) => error.name === "ReviewFailed" || error.constructor.name === "ReviewFailed");
+});
