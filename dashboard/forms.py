@@ -255,6 +255,8 @@ class PreferencesForm(forms.Form):
                            strip=False, widget=forms.Textarea(attrs={"rows": 18, "class": "code"}))
     reason = forms.CharField(label="Reason for this change", max_length=300,
                              help_text="Shown in the version history, so colleagues know why.")
+    # The version the text was edited from: saving over a version a colleague saved meanwhile is refused.
+    base_version = forms.IntegerField(required=False, min_value=0, widget=forms.HiddenInput)
 
 
 class AnalyticsFilterForm(forms.Form):

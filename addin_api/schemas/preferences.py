@@ -48,3 +48,4 @@ class PreferencesIn(Schema):
     action: Literal["append", "replace"] | None = None
     lines: list[str] | None = None
     reason: str = ""
+    base_version: int | None = None  # the version the change was made against: 409 if another was saved since

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from redline.errors import ApplicationError
 from redline.learning.preferences import preferences_diff
 from redline.models import PreferencesVersion
-from redline.services.preferences import preferences_current, preferences_restore, preferences_save
+from redline.services.preferences import preferences_current, preferences_edit, preferences_restore
 
 from .. import queries
 from ..context import DashboardRequest, admin_required, is_admin, member_required
@@ -46,7 +46,8 @@ def preferences(request: DashboardRequest) -> HttpResponse:
     current = preferences_current(workspace=request.membership.workspace)
     text = current.text if current else ""
     if request.method == "GET":
-        form = PreferencesForm(initial={"text": text}) if is_admin(request.membership) else None
+        initial = {"text": text, "base_version": current.number if current else 0}
+        form = PreferencesForm(initial=initial) if is_admin(request.membership) else None
         return _page(request, form, text)
     if not is_admin(request.membership):
         raise PermissionDenied("Only workspace admins can edit preferences.")
@@ -55,13 +56,22 @@ def preferences(request: DashboardRequest) -> HttpResponse:
     form = PreferencesForm(request.POST)
     if not form.is_valid():
         return _page(request, form, request.POST.get("text", ""))
+    text = form.cleaned_data["text"]
     try:
-        version = preferences_save(workspace=request.membership.workspace, text=form.cleaned_data["text"],
+        version = preferences_edit(workspace=request.membership.workspace, edit=lambda _current: text,
                                    author_kind=PreferencesVersion.Author.USER, author=request.user,
-                                   reason=form.cleaned_data["reason"])
+                                   reason=form.cleaned_data["reason"], base_version=form.cleaned_data["base_version"])
     except ApplicationError as exc:
-        form.add_error("text", exc.message)
-        return _page(request, form, form.cleaned_data["text"])
+        if exc.code == "version_conflict":  # keep what was typed; saving again is then a deliberate overwrite
+            data = {**request.POST.dict(), "base_version": current.number if current else 0}
+            form = PreferencesForm(data)
+            form.is_valid()
+            form.add_error("text", f"A colleague saved version {current.number if current else 0} while you were "
+                                   "editing. Your text is kept here: compare it with the current version, then save "
+                                   "again to replace it.")
+        else:
+            form.add_error("text", exc.message)
+        return _page(request, form, text, status=409 if exc.code == "version_conflict" else 200)
     if current is not None and version.pk == current.pk:
         messages.info(request, "The text is unchanged, so no new version was saved.")
     else:

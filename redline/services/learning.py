@@ -40,7 +40,7 @@ from ..models import (
 from ..ooxml.errors import DocxError
 from ..ooxml.ops import KnownEntry as OoxmlKnownEntry
 from .files import document_version_read
-from .preferences import preferences_current, preferences_save
+from .preferences import preferences_current, preferences_lock, preferences_save
 
 # The outcomes preferences learn from: what the lawyer clearly took or turned down.
 _TEACHING = (Outcome.ACCEPTED, Outcome.REJECTED)
@@ -162,6 +162,7 @@ def outcomes_detect(*, version: DocumentVersion) -> dict[str, int]:
     return counts
 
 
+@transaction.atomic
 def preferences_learn(*, workspace: Workspace) -> PreferencesVersion | None:
     """Relearn the workspace's guidance from every accepted and rejected suggestion, as a new version.
 
@@ -169,6 +170,7 @@ def preferences_learn(*, workspace: Workspace) -> PreferencesVersion | None:
     learned before are replaced, so a position the lawyer has since contradicted
     is revised rather than kept beside its opposite. None when nothing changed.
     """
+    preferences_lock(workspace=workspace)  # the text relearned from is the one replaced, whatever runs at once
     rows = KnownEntry.objects.filter(workspace=workspace, outcome__in=_TEACHING)
     rejected = _records(rows.filter(outcome=Outcome.REJECTED))
     accepted = _records(rows.filter(outcome=Outcome.ACCEPTED))

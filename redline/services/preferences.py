@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Max
@@ -16,6 +18,38 @@ MAX_CHARS = 50_000
 
 def preferences_current(*, workspace: Workspace) -> PreferencesVersion | None:
     return PreferencesVersion.objects.filter(workspace=workspace).order_by("-number").first()
+
+
+def preferences_lock(*, workspace: Workspace) -> None:
+    """Hold the workspace's preferences until the transaction ends: call it before reading the text a change is
+    computed from, so two changes made at once apply one after the other (an append built from a text read
+    before another append committed would drop that one's lines)."""
+    Workspace.objects.select_for_update().filter(pk=workspace.pk).first()
+
+
+@transaction.atomic
+def preferences_edit(
+    *,
+    workspace: Workspace,
+    edit: Callable[[str], str],
+    author_kind: str,
+    author: AbstractBaseUser | None = None,
+    reason: str = "",
+    base_version: int | None = None,
+) -> PreferencesVersion:
+    """Store ``edit(current text)`` as the next version, read and written under the lock.
+
+    ``base_version``: the version the change was made against (the API's ``base_version`` or ``If-Match``, the
+    dashboard form's); when another was saved since, 409 ``version_conflict`` and nothing is stored."""
+    preferences_lock(workspace=workspace)
+    current = preferences_current(workspace=workspace)
+    number = current.number if current is not None else 0
+    if base_version is not None and base_version != number:
+        raise ApplicationError("version_conflict", f"The preferences changed since version {base_version} "
+                               f"(version {number} is current); read them again and re-apply your change.",
+                               status=409)
+    return preferences_save(workspace=workspace, text=edit(current.text if current else ""),
+                            author_kind=author_kind, author=author, reason=reason)
 
 
 @transaction.atomic
@@ -34,7 +68,7 @@ def preferences_save(
     text = clean_preferences(text)
     if len(text) > MAX_CHARS:
         raise ApplicationError("too_large", f"Preferences are limited to {MAX_CHARS} characters.", status=422)
-    Workspace.objects.select_for_update().filter(pk=workspace.pk).first()  # serialise version numbers
+    preferences_lock(workspace=workspace)  # serialise version numbers
     current = preferences_current(workspace=workspace)
     if current is not None and current.text == text:
         return current

@@ -44,7 +44,7 @@ from .cache import analysis_cache
 from .documents import document_version_read, docx_read
 from .learning import known_entries_record, outcomes_detect, rejected_records, suppression_records
 from .playbooks import playbook_version_spec
-from .preferences import preferences_current, preferences_save
+from .preferences import preferences_current, preferences_edit
 from .providers import provider_build, provider_identity
 from .retrieval import contract_graph
 
@@ -204,11 +204,12 @@ def _apply_model_preferences(run: AnalysisRun, result: ReviewResult) -> None:
     """The model's ``update_preferences`` calls on a re-run become one new version, authored by the model."""
     if not result.preference_updates:
         return
-    current = preferences_current(workspace=run.workspace)
-    text = current.text if current else ""
-    for update in result.preference_updates:
-        text = update_preferences(text, update.action, list(update.lines))
-    preferences_save(workspace=run.workspace, text=text, author_kind=PreferencesVersion.Author.MODEL,
+    def edit(text: str) -> str:  # applied to the current text under the lock, after any change made meanwhile
+        for update in result.preference_updates:
+            text = update_preferences(text, update.action, list(update.lines))
+        return text
+
+    preferences_edit(workspace=run.workspace, edit=edit, author_kind=PreferencesVersion.Author.MODEL,
                      reason=f"update_preferences during run {run.pk}")
 
 

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from redline.models import PreferencesVersion
-from redline.services.preferences import preferences_current
+from redline.services.preferences import preferences_current, preferences_save
 from tests.dashboard.conftest import HTMX
 
 
@@ -71,3 +71,18 @@ def test_reviewers_read_the_rendered_preferences(reviewer, seeded):
     assert "<h1>Review Preferences</h1>" in page and "<textarea" not in page and "Restore" not in page
     assert reviewer.post("/preferences/", {"text": "x", "reason": "y", "step": "save"}).status_code == 403
     assert PreferencesVersion.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_saving_over_a_version_a_colleague_saved_meanwhile_is_refused_and_keeps_the_text(admin, alice):
+    # Issue #31: a save built on an old version overwrote a colleague's lines without a word.
+    page = admin.get("/preferences/").content.decode()
+    assert re.search(r'name="base_version" value="0"', page)  # the version being edited travels with the form
+    preferences_save(workspace=alice.workspace, text="- A colleague's line.", author_kind="user", reason="theirs")
+    stale = admin.post("/preferences/", {"text": "- My line.", "reason": "mine", "step": "save", "base_version": "0"})
+    body = stale.content.decode()
+    assert stale.status_code == 409 and "A colleague saved version 1" in body and "- My line." in body
+    assert preferences_current(workspace=alice.workspace).text == "- A colleague's line."
+    assert re.search(r'name="base_version" value="1"', body)  # saving again is a deliberate overwrite
+    again = admin.post("/preferences/", {"text": "- My line.", "reason": "mine", "step": "save", "base_version": "1"})
+    assert again.status_code == 302 and preferences_current(workspace=alice.workspace).text == "- My line."
