@@ -52,7 +52,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "redline.server.downloads.async_file_responses_middleware",  # first: it sees every file response, static ones too
+    "redline.server.proxies.forwarded_headers_middleware",  # forwarded headers only from trusted proxies, before all
+    "redline.server.downloads.async_file_responses_middleware",  # it sees every file response, static ones too
     "django.middleware.security.SecurityMiddleware",
     "redline.server.security.security_headers_middleware",
     "redline.server.bodylimit.body_limit_middleware",
@@ -189,7 +190,8 @@ AUTHENTICATION_BACKENDS = ["redline.server.ratelimit.ThrottledModelBackend"]
 REDLINE_AUTH_FAILURE_LIMIT = env.int("REDLINE_AUTH_FAILURE_LIMIT", default=10)
 REDLINE_AUTH_FAILURE_WINDOW_S = env.int("REDLINE_AUTH_FAILURE_WINDOW_S", default=300)
 # Addresses (or networks) of the reverse proxies in front of the web server, whose X-Forwarded-For
-# names the client (redline.server.ratelimit.client_ip). Default: none, so a client cannot choose the address
+# names the client and whose X-Forwarded-Proto says HTTPS (redline.server.proxies; every forwarded header from
+# any other peer is dropped). Default: none, so a client cannot choose the address
 # it is counted under. Run uvicorn with --no-proxy-headers: this setting is the one place that decides.
 REDLINE_TRUSTED_PROXIES = env.list("REDLINE_TRUSTED_PROXIES", default=[])
 

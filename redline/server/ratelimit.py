@@ -13,10 +13,8 @@ per client address, and per username (logins) or per key prefix (keys).
   failures: past the limit for the address or the key prefix, a failing attempt
   is answered 429 instead of 401.
 
-Successful attempts are not counted. The client address is the TCP peer unless
-the peer is a trusted proxy (``REDLINE_TRUSTED_PROXIES``, default none); then it
-is the nearest address in ``X-Forwarded-For`` that is not a trusted proxy, so a
-client cannot pick its own address by sending the header. When the cache is
+Successful attempts are not counted. The client address is
+:func:`redline.server.proxies.client_ip`: a client cannot pick its own address by sending a header. When the cache is
 unavailable the limiter fails open (logged by the cache backend): availability of
 sign-in matters more than the throttle.
 """
@@ -24,10 +22,8 @@ sign-in matters more than the throttle.
 from __future__ import annotations
 
 import hashlib
-import ipaddress
 import logging
 from collections.abc import Callable
-from functools import lru_cache
 from typing import Any, TypeVar
 
 from django.conf import settings
@@ -38,6 +34,8 @@ from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.dispatch import receiver
 from django.http import HttpRequest
+
+from .proxies import client_ip
 
 logger = logging.getLogger(__name__)
 
@@ -51,34 +49,6 @@ class RateLimited(Exception):
     def __init__(self, retry_after: int) -> None:
         super().__init__("too many failed authentication attempts")
         self.retry_after = retry_after
-
-
-@lru_cache(maxsize=4)
-def _networks(trusted: tuple[str, ...]) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
-    return tuple(ipaddress.ip_network(entry, strict=False) for entry in trusted)
-
-
-def _trusted(address: str) -> bool:
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return False
-    return any(ip in net for net in _networks(tuple(settings.REDLINE_TRUSTED_PROXIES)))
-
-
-def client_ip(request: HttpRequest | None) -> str:
-    """The address the request came from: the peer, or behind trusted proxies the nearest untrusted
-    address they forwarded (the proxies append; anything further left is what the client claimed)."""
-    if request is None:
-        return "unknown"
-    peer = request.META.get("REMOTE_ADDR") or "unknown"
-    if not _trusted(peer):
-        return peer
-    forwarded = [a.strip() for a in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if a.strip()]
-    for address in reversed(forwarded):
-        if not _trusted(address):
-            return address
-    return forwarded[0] if forwarded else peer
 
 
 def _key(scope: str, ident: str) -> str:
