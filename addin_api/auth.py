@@ -35,7 +35,10 @@ class ApiKeyAuth(HttpBearer):
             key = bearer_key(request, token)
         except RateLimited as exc:
             raise too_many(exc) from None
-        return key.membership if key is not None else None
+        if key is None:
+            return None
+        request.api_key_id = key.pk  # type: ignore[attr-defined]  (a stream ticket dies with the key)
+        return key.membership
 
 
 def require_admin(request: HttpRequest) -> Membership:

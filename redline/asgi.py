@@ -11,6 +11,10 @@ from redline.server.asgi_handler import OneHopASGIHandler  # noqa: E402  (needs 
 
 application = OneHopASGIHandler()
 
+from redline.server.logs import redact_tickets  # noqa: E402
+
+redact_tickets()  # a stream ticket in an events URL never reaches the access log
+
 from django.conf import settings  # noqa: E402
 
 from redline.server.admission import UploadAdmissionASGI  # noqa: E402

@@ -31,7 +31,8 @@ def list_job_events(request: HttpRequest, job_id: int, after: int = 0) -> object
 def issue_stream_ticket(request: HttpRequest, job_id: int) -> dict:
     """A five-minute ticket for ``GET …/events?ticket=`` (EventSource cannot send headers)."""
     job = selectors.job_get(workspace=request.auth.workspace, job_id=job_id)
-    return {"ticket": ticket_issue(membership_id=request.auth.pk, job_id=job.pk), "expires_in": TICKET_MAX_AGE_S}
+    ticket = ticket_issue(membership_id=request.auth.pk, job_id=job.pk, key_id=request.api_key_id)
+    return {"ticket": ticket, "expires_in": TICKET_MAX_AGE_S}
 
 
 @router.get("/{job_id}/events", auth=[ApiKeyAuth(), TicketAuth()], response={404: ErrorOut},

@@ -139,7 +139,7 @@ def round_report(request: HttpRequest, run_id: int) -> dict:
 def issue_run_ticket(request: HttpRequest, run_id: int) -> dict:
     """A five-minute ticket for ``GET /api/runs/{id}/events?ticket=`` (EventSource cannot send headers)."""
     run = selectors.run_get(workspace=request.auth.workspace, run_id=run_id)
-    return {"ticket": ticket_issue(membership_id=request.auth.pk, job_id=run.job_id or 0),
+    return {"ticket": ticket_issue(membership_id=request.auth.pk, job_id=run.job_id or 0, key_id=request.api_key_id),
             "expires_in": TICKET_MAX_AGE_S}
 
 

@@ -23,16 +23,19 @@ import asyncio
 import contextlib
 import json
 import logging
+import secrets
 import time
 import weakref
 from collections.abc import AsyncIterator
+from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core import signing
+from django.core.cache import cache
 from django.db import InterfaceError, OperationalError, connection
 
-from ..models import JobEvent
+from ..models import ApiKey, JobEvent
 from .progress import TERMINAL_KINDS, channel_name, terminal_repair
 
 logger = logging.getLogger(__name__)
@@ -45,17 +48,38 @@ TICKET_SALT = "redline.sse-ticket"
 TICKET_MAX_AGE_S = 300
 
 
-def ticket_issue(*, membership_id: int, job_id: int) -> str:
-    """A short-lived signed token for one stream (EventSource cannot send headers)."""
-    return signing.dumps({"m": membership_id, "j": job_id}, salt=TICKET_SALT, compress=True)
+def ticket_issue(*, membership_id: int, job_id: int, key_id: int) -> str:
+    """A short-lived signed token for one stream (EventSource cannot send headers): for one connection (its
+    nonce), and only while the key that asked for it lives."""
+    claims = {"m": membership_id, "j": job_id, "k": key_id, "n": secrets.token_urlsafe(12)}
+    return signing.dumps(claims, salt=TICKET_SALT, compress=True)
 
 
-def ticket_read(ticket: str) -> dict[str, int] | None:
-    """The ticket's claims, or None when forged or older than five minutes."""
+def ticket_read(ticket: str) -> dict[str, Any] | None:
+    """The ticket's claims, or None when forged, older than five minutes, used before, or issued by a key that
+    has been revoked since."""
     try:
-        return signing.loads(ticket, salt=TICKET_SALT, max_age=TICKET_MAX_AGE_S)
+        claims = signing.loads(ticket, salt=TICKET_SALT, max_age=TICKET_MAX_AGE_S)
     except signing.BadSignature:
         return None
+    if not isinstance(claims, dict) or not {"m", "j", "k", "n"} <= claims.keys():
+        return None  # (an old ticket without a key or nonce)
+    if not ApiKey.objects.filter(pk=claims["k"], membership_id=claims["m"], revoked_at__isnull=True).exists():
+        return None
+    return claims if _first_use(str(claims["n"])) else None
+
+
+_UNSEEN = object()
+
+
+def _first_use(nonce: str) -> bool:
+    """Whether this is the ticket's first use (a replayed ticket is refused). With the cache away (Redis down)
+    use cannot be recorded: the ticket is let through rather than every stream refused, still bound to its
+    live key and its five minutes."""
+    key = f"redline:ticket:{nonce}"
+    if cache.add(key, 1, TICKET_MAX_AGE_S):
+        return True
+    return cache.get(key, _UNSEEN) is _UNSEEN
 
 
 def format_event(event: JobEvent) -> str:

@@ -84,7 +84,8 @@ def test_ticket_opens_only_its_own_stream(alice, bob, job, server):
         assert resp.status_code == 200
         assert [f["event"] for f in read_frames(resp) if "id" in f] == ["done"]
     other = Job.objects.create(workspace=alice.workspace, kind="document.ingest", params={})
-    assert httpx.get(f"{server}/api/jobs/{other.pk}/events", params={"ticket": ticket["ticket"]}).status_code == 404
+    fresh = httpx.post(f"{server}/api/jobs/{job.pk}/ticket", headers={"Authorization": f"Bearer {alice.key}"}).json()
+    assert httpx.get(f"{server}/api/jobs/{other.pk}/events", params={"ticket": fresh["ticket"]}).status_code == 404
     forged = httpx.get(f"{server}/api/jobs/{job.pk}/events", params={"ticket": ticket["ticket"][:-2] + "xx"})
     assert forged.status_code == 401 and forged.json()["code"] == "unauthorized"
     foreign = httpx.get(f"{server}/api/jobs/{job.pk}/events", headers={"Authorization": f"Bearer {bob.key}"})
