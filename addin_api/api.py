@@ -12,6 +12,7 @@ import logging
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
@@ -19,6 +20,7 @@ from ninja.parser import Parser
 from ninja.types import DictStrAny
 
 from redline.errors import ApplicationError
+from redline.server.dbdown import unavailable_response
 
 from .auth import ApiKeyAuth
 from .docs import ApiDocs
@@ -152,6 +154,14 @@ def on_body_too_big(request: HttpRequest, exc: RequestDataTooBig) -> HttpRespons
     """A body without Content-Length that grew past Django's cap (sized bodies never get here)."""
     return error_response(request, 413, "too_large", "The request body is larger than the limit.",
                           {"limit": settings.DATA_UPLOAD_MAX_MEMORY_SIZE})
+
+
+@api.exception_handler(OperationalError)
+@api.exception_handler(InterfaceError)
+def on_database_unavailable(request: HttpRequest, exc: Exception) -> HttpResponse:
+    """The database away (stopped, restarting, its pool exhausted): 503 with Retry-After, not a 500."""
+    logger.warning("database unavailable on %s %s: %s", request.method, request.path, exc)
+    return unavailable_response(request)
 
 
 @api.exception_handler(Exception)

@@ -66,6 +66,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "redline.server.dbdown.DatabaseUnavailableMiddleware",  # the database away: 503 + Retry-After, not a 500
     "django_htmx.middleware.HtmxMiddleware",
 ]
 
@@ -98,6 +99,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         {"timeout": 20, "transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL;"}
     )
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 2)  # a host that drops packets
     # A connection pool per process: under ASGI every request runs on a thread of its own, so
     # without one each request pays for a new PostgreSQL connection (its latency, and a backend
     # process each). Pooled connections are checked before use, so a restarted database costs
@@ -105,7 +107,8 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     _pool_max = env.int("REDLINE_DB_POOL_MAX", default=20)
     if _pool_max:
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-            "min_size": 1, "max_size": _pool_max, "timeout": env.float("REDLINE_DB_POOL_TIMEOUT", default=10.0),
+            # How long a request waits for a connection: a database that is down answers 503 within it.
+            "min_size": 1, "max_size": _pool_max, "timeout": env.float("REDLINE_DB_POOL_TIMEOUT", default=2.0),
         }
         DATABASES["default"]["CONN_HEALTH_CHECKS"] = True  # with a pool: ConnectionPool.check_connection
 DATABASES["default"]["ATOMIC_REQUESTS"] = False

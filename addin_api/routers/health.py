@@ -12,10 +12,12 @@ router = Router(tags=["health"])
 
 @router.get("", auth=None, response={200: HealthOut, 503: HealthOut}, summary="Service health")
 def health(request: HttpRequest) -> Status:
-    """Database, cache/Redis and worker reachability; 503 when any part is down."""
+    """Database, cache/Redis and worker reachability, within a second whatever is down; 503 naming the parts
+    that are down (``down``)."""
     h = health_check()
     body = {
         "status": "ok" if h.ok else "degraded",
+        "down": h.down,
         "database": h.database.__dict__,
         "cache": h.cache.__dict__,
         "worker": h.worker.__dict__,

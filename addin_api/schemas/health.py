@@ -10,6 +10,7 @@ class ComponentOut(Schema):
 
 class HealthOut(Schema):
     status: str  # "ok" when every enabled component is ok, else "degraded"
+    down: list[str] = []  # the components that are down, by name
     database: ComponentOut
     cache: ComponentOut
     worker: ComponentOut

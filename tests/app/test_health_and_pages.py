@@ -26,10 +26,12 @@ def test_health_reports_a_database_outage(monkeypatch):
     def broken_cursor(*args, **kwargs):
         raise connection.Database.OperationalError("connection refused")
 
-    monkeypatch.setattr(connection, "cursor", broken_cursor)
+    # on the database wrapper's class: the check runs on a thread of its own (tests/services stops a real one)
+    monkeypatch.setattr(type(connection._connections[connection._alias]), "cursor", broken_cursor)
     resp = Client().get("/api/health")
     assert resp.status_code == 503
     assert resp.json()["status"] == "degraded" and resp.json()["database"]["status"] == "down"
+    assert resp.json()["down"] == ["database"]
 
 
 @pytest.mark.django_db
