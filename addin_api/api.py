@@ -27,6 +27,7 @@ from .docs import ApiDocs
 from .routers import (
     addin,
     analytics,
+    audit,
     clauses,
     documents,
     health,
@@ -113,6 +114,7 @@ api.add_router("/runs", patches.router)
 api.add_router("/suggestions", suggestions.router)
 api.add_router("/preferences", preferences.router)
 api.add_router("/analytics", analytics.router)
+api.add_router("/audit", audit.router)
 
 
 def error_response(request: HttpRequest, status: int, code: str, message: str, detail: dict | None = None) -> HttpResponse:

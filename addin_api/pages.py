@@ -24,7 +24,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from redline.models import ApiKey, Membership
-from redline.server.ratelimit import RateLimited
+from redline.server.ratelimit import RateLimited, retry_minutes
 from redline.services.accounts import api_key_issue, api_key_revoke
 
 from .auth import bearer_key
@@ -110,7 +110,12 @@ def signin(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         login_form = AuthenticationForm(request, data=request.POST if request.method == "POST" else None)
         if not (request.method == "POST" and login_form.is_valid()):
-            return _dialog(request, "signin.html", login_form=login_form)
+            retry_after = getattr(request, "login_retry_after", 0)  # locked: 429, saying when to try again
+            response = _dialog(request, "signin.html", login_form=login_form, locked_minutes=retry_minutes(retry_after))
+            if retry_after:
+                response.status_code = 429
+                response["Retry-After"] = str(retry_after)
+            return response
         login(request, login_form.get_user())
         just_logged_in = True
     memberships = _memberships(request)

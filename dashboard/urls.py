@@ -9,7 +9,7 @@ _RULE = "playbooks/<int:playbook_id>/rules/<slug:key>/"
 
 urlpatterns = [
     path("", documents.home, name="home"),
-    path("login/", auth_views.LoginView.as_view(template_name="dashboard/login.html"), name="login"),
+    path("login/", account.SignInView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("workspace/", account.switch_workspace, name="switch_workspace"),
     # documents and runs

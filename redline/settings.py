@@ -192,6 +192,9 @@ AUTHENTICATION_BACKENDS = ["redline.server.ratelimit.ThrottledModelBackend"]
 # Failed logins and API-key authentications allowed per address (and username) per window.
 REDLINE_AUTH_FAILURE_LIMIT = env.int("REDLINE_AUTH_FAILURE_LIMIT", default=10)
 REDLINE_AUTH_FAILURE_WINDOW_S = env.int("REDLINE_AUTH_FAILURE_WINDOW_S", default=300)
+# Failed sign-ins from one address (any usernames) before the address is locked: higher than the per-account
+# limit, so one person's typos behind an office's one address do not lock out everyone behind it.
+REDLINE_LOGIN_ADDRESS_FAILURE_LIMIT = env.int("REDLINE_LOGIN_ADDRESS_FAILURE_LIMIT", default=50)
 # Addresses (or networks) of the reverse proxies in front of the web server, whose X-Forwarded-For
 # names the client and whose X-Forwarded-Proto says HTTPS (redline.server.proxies; every forwarded header from
 # any other peer is dropped). Default: none, so a client cannot choose the address

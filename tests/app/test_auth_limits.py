@@ -16,12 +16,14 @@ from tests.conftest import make_member
 from tests.support.asgi_server import asgi_server
 
 LIMIT = 3
+ADDRESS_LIMIT = 7
 OFFICE = "198.51.100.20"  # one NAT address for a whole office
 
 
 @pytest.fixture
 def tight_limits(settings):
     settings.REDLINE_AUTH_FAILURE_LIMIT = LIMIT
+    settings.REDLINE_LOGIN_ADDRESS_FAILURE_LIMIT = ADDRESS_LIMIT
     settings.REDLINE_AUTH_FAILURE_WINDOW_S = 60
     cache.clear()
     yield
@@ -88,19 +90,62 @@ def test_nat_a_revoked_key_does_not_lock_out_another_workspaces_valid_key(alice,
     assert ApiKey.objects.get(prefix=bob.key.split("_")[1]).revoked_at is None
 
 
+def _signed_in(client: Client) -> bool:
+    return "_auth_user_id" in client.session
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize("path", ["/login/", "/addin/signin/"])
-def test_each_password_path_is_refused_past_the_limit(alice, tight_limits, path):
+def test_each_password_path_locks_the_account_for_the_failing_address_only(alice, tight_limits, path):
     user = alice.membership.user.get_username()
-    client = Client(REMOTE_ADDR="203.0.113.40")
+    # Positive control: the right password signs in (from an address of its own).
+    control = Client(REMOTE_ADDR="192.0.2.9")
+    control.post(path, {"username": user, "password": alice.password})
+    assert _signed_in(control)
+    guesser = Client(REMOTE_ADDR="203.0.113.40")
     for _ in range(LIMIT):
-        client.post(path, {"username": user, "password": "wrong"})
-        assert "_auth_user_id" not in client.session
-    client.post(path, {"username": user, "password": alice.password})
-    assert "_auth_user_id" not in client.session, "a locked login went through"
-    other = Client(REMOTE_ADDR="192.0.2.40")  # the username is locked from anywhere
-    other.post(path, {"username": user, "password": alice.password})
-    assert "_auth_user_id" not in other.session
+        answer = guesser.post(path, {"username": user, "password": "wrong"})
+        assert answer.status_code == 200 and not _signed_in(guesser)
+    locked = guesser.post(path, {"username": user, "password": alice.password})
+    assert not _signed_in(guesser), "a locked login went through"
+    # Issue #31: it says so (429, Retry-After, when to try again), not "didn't match" with 200.
+    assert locked.status_code == 429 and 0 < int(locked["Retry-After"]) <= 60
+    assert "locked for 1 minute" in locked.content.decode() and "didn't match" not in locked.content.decode()
+    # Issue #31: the failures of one address never lock the account from another.
+    elsewhere = Client(REMOTE_ADDR="192.0.2.40")
+    elsewhere.post(path, {"username": user, "password": alice.password})
+    assert _signed_in(elsewhere)
+
+
+@pytest.mark.django_db
+def test_one_persons_typos_do_not_lock_out_the_office_but_a_guesser_cycling_names_is_stopped(alice, tight_limits):
+    bob = make_member("Bob")
+    office = Client(REMOTE_ADDR=OFFICE)
+    for _ in range(LIMIT):  # Bob forgets his password, from the office's one address
+        office.post("/login/", {"username": "bob", "password": "wrong"})
+    alice_at_office = Client(REMOTE_ADDR=OFFICE)
+    alice_at_office.post("/login/", {"username": alice.membership.user.get_username(), "password": alice.password})
+    assert _signed_in(alice_at_office)  # before, ten failures from an address refused everyone behind it
+    guesser = Client(REMOTE_ADDR="203.0.113.77")
+    for n in range(ADDRESS_LIMIT):  # one address, many usernames, few tries each
+        guesser.post("/login/", {"username": f"user{n}", "password": "wrong"})
+    refused = guesser.post("/login/", {"username": "bob", "password": bob.password})
+    assert refused.status_code == 429 and not _signed_in(guesser)
+
+
+@pytest.mark.django_db
+def test_a_lock_out_is_in_the_accounts_audit_log(alice, tight_limits):
+    from redline.models import AuditEvent
+
+    user = alice.membership.user.get_username()
+    for _ in range(LIMIT + 2):
+        Client(REMOTE_ADDR="203.0.113.41").post("/login/", {"username": user, "password": "wrong"})
+    events = AuditEvent.objects.filter(workspace=alice.workspace, action="auth.login_locked")
+    assert [(e.target, e.detail["address"], e.detail["locked"]) for e in events] == \
+        [(f"user:{user}", "203.0.113.41", "account")]  # once, when it locked
+    shown = alice.api().get("/api/audit").json()  # what the workspace's admin reads
+    assert [(e["action"], e["target"], e["detail"]["address"], e["actor"]) for e in shown
+            if e["action"] == "auth.login_locked"] == [("auth.login_locked", f"user:{user}", "203.0.113.41", None)]
 
 
 @pytest.mark.django_db
