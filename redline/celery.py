@@ -10,6 +10,9 @@ from celery.signals import worker_ready, worker_shutdown
 from .jobs.pulse import pulse_start, pulse_stop
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "redline.settings")
+# A worker waits for a database connection longer than a request does (2 s, then 503): a job rides out a
+# database restart inside its retries instead of giving up while the database is still coming back.
+os.environ.setdefault("REDLINE_DB_POOL_TIMEOUT", "10")
 
 app = Celery("redline")
 app.config_from_object("django.conf:settings", namespace="CELERY")
