@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 
 from celery import Celery, bootsteps
@@ -13,6 +14,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "redline.settings")
 # A worker waits for a database connection longer than a request does (2 s, then 503): a job rides out a
 # database restart inside its retries instead of giving up while the database is still coming back.
 os.environ.setdefault("REDLINE_DB_POOL_TIMEOUT", "10")
+
+logger = logging.getLogger(__name__)
 
 app = Celery("redline")
 app.config_from_object("django.conf:settings", namespace="CELERY")
@@ -26,9 +29,16 @@ class RequeueOnConnect(bootsteps.StartStopStep):
     requires = {"celery.worker.consumer.tasks:Tasks"}
 
     def start(self, parent: object) -> None:
+        from django.db import DatabaseError, connection
+
         from .jobs.tasks import requeue_queued_jobs
 
-        requeue_queued_jobs()
+        try:
+            requeue_queued_jobs()
+        except DatabaseError:  # the database away too: raising here would stop the worker for good
+            logger.warning("could not queue again the jobs whose dispatch was lost (database unavailable); "
+                           "the worker's pulse does it once the database is back", exc_info=True)
+            connection.close()
 
 
 app.steps["consumer"].add(RequeueOnConnect)

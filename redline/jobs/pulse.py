@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import connection
@@ -20,6 +21,8 @@ from django.db import connection
 from .registry import duties_run
 
 logger = logging.getLogger(__name__)
+
+REQUEUE_S = 60.0  # how often, and after how long in the queue, a queued job is sent again
 
 
 class Pulse:
@@ -49,6 +52,10 @@ class Pulse:
         try:
             duties_run("heartbeat", hostname=self.hostname, broker_url=settings.CELERY_BROKER_URL)
             duties_run("pulse", beat=number, interval_s=self.interval)
+            if number % max(1, round(REQUEUE_S / self.interval)) == 0:  # dispatches lost while all was away
+                from .tasks import requeue_queued_jobs  # (models: loaded once the worker has set Django up)
+
+                requeue_queued_jobs(older_than=timedelta(seconds=REQUEUE_S))
         except Exception:  # the database away: the next pulse tries again
             logger.warning("pulse of %s failed", self.hostname, exc_info=True)
             connection.close()

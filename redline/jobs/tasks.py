@@ -13,6 +13,7 @@ reaper once its lease lapses (``redline.jobs.pulse``).
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 from typing import Any
 
 from celery import Task, shared_task
@@ -117,9 +118,17 @@ def run_job_task(self: Task, job_id: int, holder: int | None = None) -> None:
                           countdown=min(2 ** self.request.retries, 30)) from exc
 
 
-def requeue_queued_jobs() -> None:
+def requeue_queued_jobs(*, older_than: timedelta | None = None) -> int:
     """Queue jobs whose dispatch was lost (broker down at commit time); called by the worker on
-    every broker (re)connection (``redline.celery``). Re-sending a queued job whose message is still
-    in the broker is safe: whichever message comes second finds the job claimed and is dropped."""
-    for job_id in Job.objects.filter(status=JobStatus.QUEUED).values_list("pk", flat=True):
+    every broker (re)connection (``redline.celery``) and, for jobs queued longer than ``older_than``, about
+    once a minute by its pulse (a reconnection while the database was away could not do it). Re-sending a
+    queued job whose message is still in the broker is safe: whichever message comes second finds the job
+    claimed and is dropped. Returns how many were sent."""
+    queued = Job.objects.filter(status=JobStatus.QUEUED)
+    if older_than is not None:
+        queued = queued.filter(created_at__lt=timezone.now() - older_than)
+    sent = 0
+    for job_id in queued.values_list("pk", flat=True):
         run_job_task.delay(job_id)
+        sent += 1
+    return sent

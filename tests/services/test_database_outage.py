@@ -66,3 +66,19 @@ def test_a_dashboard_page_says_the_database_is_away(alice, client):
         assert page.status_code == 503 and page.headers["Retry-After"] == "5"
         assert "cannot reach its database" in page.text and page_s < 3.0
         assert wait_for(lambda: http.get("/").status_code == 200, 30)
+
+
+def test_a_broker_reconnection_while_the_database_is_away_does_not_stop_the_worker():
+    # Found by scripts/faults: the worker's consumer restarted during a PostgreSQL outage, its requeue of lost
+    # dispatches raised OperationalError, and Celery stopped the worker for good ("Unrecoverable error"): every
+    # run stayed stuck. The requeue now waits for the pulse.
+    from redline.celery import RequeueOnConnect
+
+    step = RequeueOnConnect(None)
+    pg = test_settings._pg
+    pg._shutdown()
+    try:
+        step.start(None)  # raised before
+    finally:
+        pg._launch()
+        connection.close()
