@@ -72,7 +72,7 @@ def test_cache_objects_of_every_thread_share_one_redis_pool(settings, own_redis)
     assert opened <= 1  # ...but they share a pool: not one connection each
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)  # events are announced once committed (redline.jobs.progress)
 def test_progress_events_are_published_on_a_pooled_connection(settings, own_redis, alice):
     settings.REDIS_URL = own_redis.url
     job = Job.objects.create(workspace=alice.workspace, kind="t", params={}, status=JobStatus.RUNNING)
