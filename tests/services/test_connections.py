@@ -100,6 +100,10 @@ def test_postgres_connections_are_pooled_across_request_threads(require_postgres
             cursor.execute("SELECT pg_backend_pid()")
             return cursor.fetchone()[0]
 
+    opened_before = connection.pool.get_stats().get("connections_num", 0)
     backends = on_fresh_threads(work)
+    opened = connection.pool.get_stats().get("connections_num", 0) - opened_before
     assert len(backends) == REQUESTS
-    assert len(set(backends)) <= 2  # the pool's connections, reused by request after request
+    # The pool's connections, reused request after request: at most one opened for these 30 requests (the pool
+    # may already hold several from earlier tests, which the requests take in turn).
+    assert opened <= 1 and len(set(backends)) < REQUESTS, (opened, len(set(backends)))
