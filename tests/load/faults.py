@@ -34,8 +34,19 @@ from typing import Any
 
 import httpx
 
-from tests.load.run import contract_variants, django_setup, emit, follow, make_account, percentile, say, watch_jobs
-from tests.servers import ROOT, CeleryWorker, Postgres, Redis, _wait_port, free_port
+from tests.load.run import (
+    contract_variants,
+    django_setup,
+    emit,
+    follow,
+    make_account,
+    percentile,
+    say,
+    stack_env,
+    start_web,
+    watch_jobs,
+)
+from tests.servers import CeleryWorker, Postgres, Redis
 
 HEALTH_INTERVAL_S = 0.05
 
@@ -203,23 +214,14 @@ def main() -> int:
     pg, redis = Postgres().start(), Redis().start()
     servers: list = [pg, redis]
     try:
-        env = {"DJANGO_SETTINGS_MODULE": "redline.settings", "DATABASE_URL": pg.url, "REDIS_URL": redis.url,
-               "CELERY_BROKER_URL": redis.url.replace("/0", "/1"), "REDLINE_DATA_DIR": str(workdir / "data"),
-               "SECRET_KEY": "faults-secret", "REDLINE_PROVIDER": "offline", "LOG_LEVEL": "WARNING",
-               "REDLINE_JOB_LEASE_S": "15"}
+        env = stack_env(pg, redis, workdir, REDLINE_JOB_LEASE_S="15")
         django_setup(env)
         key, workspace_id = make_account()
         contracts = contract_variants(3 * args.reviews, workdir)
         workers = [CeleryWorker(env, nice=10, name="faults-1").start()]
         servers.append(workers)
-        port = free_port()
-        web = subprocess.Popen([sys.executable, "-m", "uvicorn", "redline.asgi:application", "--host", "127.0.0.1",
-                                "--port", str(port), "--workers", "2", "--log-level", "warning", "--no-access-log",
-                                "--no-proxy-headers"], cwd=ROOT, env={**os.environ, **env},
-                               stdout=open(workdir / "uvicorn.log", "wb"), stderr=subprocess.STDOUT)  # noqa: SIM115
+        web, base = start_web(env, workdir)
         servers.append(web)
-        _wait_port(port)
-        base = f"http://127.0.0.1:{port}"
         say("stack up")
 
         def kill_worker() -> None:

@@ -140,6 +140,26 @@ def contract_variants(count: int, workdir: Path) -> list[bytes]:
     return out
 
 
+def stack_env(pg: Postgres, redis: Redis, workdir: Path, **extra: str) -> dict[str, str]:
+    """The environment of the web server, the Celery worker and this process: production settings on these
+    servers, the offline provider."""
+    return {"DJANGO_SETTINGS_MODULE": "redline.settings", "DATABASE_URL": pg.url, "REDIS_URL": redis.url,
+            "CELERY_BROKER_URL": redis.url.replace("/0", "/1"), "REDLINE_DATA_DIR": str(workdir / "data"),
+            "SECRET_KEY": "load-test-secret", "REDLINE_PROVIDER": "offline", "LOG_LEVEL": "WARNING", **extra}
+
+
+def start_web(env: dict[str, str], workdir: Path) -> tuple[subprocess.Popen, str]:
+    """uvicorn with 2 workers, as ``scripts/run`` serves (no access log); returns the process and its URL."""
+    port = free_port()
+    web = subprocess.Popen([sys.executable, "-m", "uvicorn", "redline.asgi:application", "--host", "127.0.0.1",
+                            "--port", str(port), "--workers", "2", "--log-level", "warning", "--no-access-log",
+                            "--no-proxy-headers"],
+                           cwd=ROOT, env={**os.environ, **env}, stdout=open(workdir / "uvicorn.log", "wb"),  # noqa: SIM115
+                           stderr=subprocess.STDOUT)
+    _wait_port(port)
+    return web, f"http://127.0.0.1:{port}"
+
+
 def django_setup(env: dict[str, str]) -> None:
     os.environ.update(env)
     import django
@@ -459,25 +479,15 @@ def main() -> int:
     pg, redis = Postgres().start(), Redis().start()
     servers: list = [pg, redis]
     try:
-        env = {"DJANGO_SETTINGS_MODULE": "redline.settings", "DATABASE_URL": pg.url, "REDIS_URL": redis.url,
-               "CELERY_BROKER_URL": redis.url.replace("/0", "/1"), "REDLINE_DATA_DIR": str(workdir / "data"),
-               "SECRET_KEY": "load-test-secret", "REDLINE_PROVIDER": "offline", "LOG_LEVEL": "WARNING",
-               **dict(item.split("=", 1) for item in args.env)}
+        env = stack_env(pg, redis, workdir, **dict(item.split("=", 1) for item in args.env))
         say(f"PostgreSQL and Redis up; migrating (work dir {workdir})")
         django_setup(env)
         key, workspace_id = make_account()
         contracts = contract_variants(2 * args.uploads + 5, workdir)
         worker = CeleryWorker(env, nice=args.worker_nice).start()
         servers.append(worker)
-        port = free_port()
-        web = subprocess.Popen([sys.executable, "-m", "uvicorn", "redline.asgi:application", "--host", "127.0.0.1",
-                                "--port", str(port), "--workers", "2", "--log-level", "warning", "--no-access-log",
-                                "--no-proxy-headers"],
-                               cwd=ROOT, env={**os.environ, **env}, stdout=open(workdir / "uvicorn.log", "wb"),  # noqa: SIM115
-                               stderr=subprocess.STDOUT)
+        web, base = start_web(env, workdir)
         servers.append(web)
-        _wait_port(port)
-        base = f"http://127.0.0.1:{port}"
         say("servers up; reviewing the pollers' contracts")
         poll_runs = asyncio.run(_prepare_runs(base, key, contracts[:5]))
         watch = watch_jobs(workspace_id, max(1, args.streams // 20))
