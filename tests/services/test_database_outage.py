@@ -10,7 +10,7 @@ import time
 
 import httpx
 import pytest
-from django.db import connection
+from django.db import OperationalError, connection
 
 from tests import settings as test_settings
 from tests.support.asgi_server import asgi_server
@@ -18,6 +18,23 @@ from tests.support.asgi_server import asgi_server
 from .conftest import wait_for
 
 pytestmark = pytest.mark.usefixtures("require_postgres")
+
+
+def _back() -> None:
+    """PostgreSQL started again, and this process able to query it (its pool reconnects with a backoff)."""
+    test_settings._pg._launch()
+
+    def answers() -> bool:
+        try:
+            with connection.cursor() as cur:
+                cur.execute("SELECT 1")
+            return True
+        except OperationalError:
+            connection.close()
+            return False
+
+    connection.close()
+    assert wait_for(answers, 30)
 
 
 def _timed(call):
@@ -36,8 +53,7 @@ def test_a_database_outage_is_a_quick_503_that_says_to_retry(alice):
             api, api_s = _timed(lambda: http.get("/api/documents", headers=headers))
             health, health_s = _timed(lambda: http.get("/api/health"))
         finally:
-            pg._launch()
-            connection.close()
+            _back()
         print(f"database down: API {api.status_code} in {api_s:.2f} s, health {health.status_code} in "
               f"{health_s:.2f} s")
         assert api.status_code == 503 and api.json()["code"] == "database_unavailable"
@@ -60,8 +76,7 @@ def test_a_dashboard_page_says_the_database_is_away(alice, client):
         try:
             page, page_s = _timed(lambda: http.get("/"))
         finally:
-            pg._launch()
-            connection.close()
+            _back()
         print(f"database down: dashboard page {page.status_code} in {page_s:.2f} s")
         assert page.status_code == 503 and page.headers["Retry-After"] == "5"
         assert "cannot reach its database" in page.text and page_s < 3.0
@@ -80,5 +95,4 @@ def test_a_broker_reconnection_while_the_database_is_away_does_not_stop_the_work
     try:
         step.start(None)  # raised before
     finally:
-        pg._launch()
-        connection.close()
+        _back()

@@ -14,7 +14,7 @@ import httpx
 import pytest
 from django.conf import settings as django_settings
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.db import connection
+from django.db import OperationalError, connection
 
 from redline.celery import app as celery_app
 from redline.jobs import streams
@@ -198,7 +198,11 @@ def test_postgres_restart_during_a_run_is_retried_and_the_run_ends_done_once(ali
             connection.close()  # this process reconnects on its next query
 
             def finished() -> bool:
-                return AnalysisRun.objects.get(pk=run_id).status in (RunStatus.DONE, RunStatus.ERROR)
+                try:
+                    return AnalysisRun.objects.get(pk=run_id).status in (RunStatus.DONE, RunStatus.ERROR)
+                except OperationalError:  # this process's pool reconnects too (a request would get a 503)
+                    connection.close()
+                    return False
 
             assert wait_for(finished, 180), worker.log.read_text()[-3000:]
         finally:
