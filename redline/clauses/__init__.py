@@ -149,8 +149,7 @@ def _playbook(cuad: dict[str, Finding], k: int, cued: dict[str, list[Passage]]) 
         cues = cued.get(name, [])
         if cues:
             prob = min(prob, 1.0 - CUE_PROBABILITY)
-        passages = sorted((p for f in [*found, Finding(name, True, CUE_PROBABILITY, cues)] for p in f.passages),
-                          key=lambda p: -p.score)
+        passages = sorted([*(p for f in found for p in f.passages), *cues], key=lambda p: -p.score)
         unique: list[Passage] = []
         for p in passages:
             if all((q.paragraph, q.start) != (p.paragraph, p.start) for q in unique):

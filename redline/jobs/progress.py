@@ -77,8 +77,8 @@ def terminal_repair(job_id: int) -> JobEvent | None:
 def terminal_repair_recent(*, hours: int = 24) -> list[int]:
     """Repair every job finished in the last ``hours`` whose last event is not a terminal one."""
     since = timezone.now() - timedelta(hours=hours)
-    candidates = Job.objects.filter(status__in=_FINISHED, finished_at__gte=since).annotate(
-        last_seq=Max("events__seq")).values_list("pk", "last_seq")
+    candidates = list(Job.objects.filter(status__in=_FINISHED, finished_at__gte=since).annotate(
+        last_seq=Max("events__seq")).values_list("pk", "last_seq"))
     ended = set(JobEvent.objects.filter(
         job_id__in=[pk for pk, _ in candidates], kind__in=TERMINAL_KINDS).values_list("job_id", "seq"))
     return [pk for pk, last in candidates if (pk, last) not in ended and terminal_repair(pk) is not None]

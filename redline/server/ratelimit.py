@@ -61,9 +61,10 @@ def _key(scope: str, ident: str) -> str:
     return f"redline:authfail:{scope}:{hashlib.sha256(ident.encode()).hexdigest()[:32]}"
 
 
-def is_locked(scope: str, ident: str) -> bool:
-    """Whether ``ident`` (an address, a username) has used up its failures in this window."""
-    return (cache.get(_key(scope, ident)) or 0) >= settings.REDLINE_AUTH_FAILURE_LIMIT
+def is_locked(scope: str, ident: str, limit: int | None = None) -> bool:
+    """Whether ``ident`` (an address, a username) has used up its ``limit`` failures (default
+    ``REDLINE_AUTH_FAILURE_LIMIT``) in this window."""
+    return (cache.get(_key(scope, ident)) or 0) >= (settings.REDLINE_AUTH_FAILURE_LIMIT if limit is None else limit)
 
 
 def record_failure(scope: str, ident: str) -> int:
@@ -120,10 +121,10 @@ def login_lock(request: HttpRequest | None, username: str) -> int:
     Failures count per (username, address) pair, so nobody can lock a user out by failing from elsewhere, and
     per address with a higher bar (``REDLINE_LOGIN_ADDRESS_FAILURE_LIMIT``), so one person's typos behind an
     office's one address do not lock out everyone behind it, while a guesser cycling usernames is stopped."""
-    if is_locked("login-pair", _pair(request, username)):
-        return _retry_after("login-pair", _pair(request, username))
-    address = client_ip(request)
-    if (cache.get(_key("login-ip", address)) or 0) >= settings.REDLINE_LOGIN_ADDRESS_FAILURE_LIMIT:
+    pair, address = _pair(request, username), client_ip(request)
+    if is_locked("login-pair", pair):
+        return _retry_after("login-pair", pair)
+    if is_locked("login-ip", address, settings.REDLINE_LOGIN_ADDRESS_FAILURE_LIMIT):
         return _retry_after("login-ip", address)
     return 0
 
