@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
 
 from tests.support.asgi_server import asgi_server
-from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, OFFICE_JS
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, OFFICE_JS, require_chromium
 from tests.support.browser import OFFICE_DOUBLE as DOUBLE
 
 
@@ -30,9 +29,9 @@ def chromium():
     test database's setup and flush). The ORM is still used synchronously here, so
     the check is lifted for as long as the browser runs, and only then.
     """
-    sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright (dev extra)")
-    if not shutil.which(CHROMIUM):
-        pytest.skip(f"Chromium not found at {CHROMIUM}: apt-get install chromium (or set REDLINE_CHROMIUM)")
+    from playwright import sync_api  # a dev dependency: missing, the import fails the test, as it should
+
+    require_chromium()
     previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     try:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from unittest import mock
 
 import pytest
@@ -30,7 +29,7 @@ from redline.services.documents import document_version_create
 from redline.services.playbooks import playbook_default_install
 from redline.services.preferences import preferences_save
 from tests.support.asgi_server import asgi_server
-from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, SHOTS
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, SHOTS, require_chromium
 from tests.support.docx_builder import build_docx, para
 
 PASSWORD = "correct horse battery staple"
@@ -54,8 +53,7 @@ def browser():
     """Headless Debian Chromium for one browser-test module (never a downloaded browser)."""
     from playwright.sync_api import sync_playwright
 
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium package (no browser downloads)")
+    require_chromium()
     SHOTS.mkdir(parents=True, exist_ok=True)
     # Playwright's sync API keeps an event loop on this thread; the ORM calls in these tests are
     # synchronous and short, so Django's async-safety guard is lifted while the browser runs.

@@ -102,9 +102,24 @@ def overflow(page: Page) -> str:
 
 
 def primary_actions(page: Page) -> int:
-    """Visible controls drawn as the primary action (filled in the primary colour), as a person sees them."""
-    return page.evaluate("""() => [...document.querySelectorAll("main button, main a")]
-      .filter(e => e.offsetParent !== null && getComputedStyle(e).backgroundColor === "rgb(11, 87, 164)").length""")
+    """Visible controls drawn as the primary action, as a person sees them: filled with a colour that stands out
+    from the page (contrast of 3:1 or more against the page's background, the WCAG bar for a graphic object).
+    No colour is named here, so a palette change cannot make the count blind; outlined and tinted controls
+    (secondary, destructive, chips, toggles) stay below the bar."""
+    return page.evaluate("""() => {
+      const rgb = c => (c.match(/[\\d.]+/g) || []).map(Number);
+      const lum = ([r, g, b]) => [r, g, b].map(v => { v /= 255; return v <= 0.04045 ? v / 12.92
+        : ((v + 0.055) / 1.055) ** 2.4; }).reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0);
+      const page = rgb(getComputedStyle(document.body).backgroundColor);
+      const ground = page.length === 4 && page[3] === 0 ? [255, 255, 255] : page;
+      return [...document.querySelectorAll("main button, main a")].filter(e => {
+        if (e.offsetParent === null) return false;
+        const fill = rgb(getComputedStyle(e).backgroundColor);
+        if (fill.length === 4 && fill[3] < 1) return false;  // transparent: not filled
+        const [hi, lo] = [lum(fill), lum(ground)].sort((a, b) => b - a);
+        return (hi + 0.05) / (lo + 0.05) >= 3;
+      }).length;
+    }""")
 
 
 def tiny_chart_text(page: Page) -> list[str]:
@@ -263,6 +278,7 @@ def test_primary_secondary_and_destructive_actions_look_different(browser, base_
         primary, secondary, destructive = look("Create key"), look("Log out"), look("Revoke")
         assert len({primary, secondary, destructive}) == 3, (primary, secondary, destructive)
         assert primary[0] != "rgb(255, 255, 255)"  # the one filled button
+        assert primary_actions(page) == 1  # positive control for the walk's count: this page has exactly one
         assert destructive[1] != primary[1] and destructive[1] != secondary[1]
     finally:
         context.close()

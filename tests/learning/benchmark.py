@@ -1,7 +1,8 @@
 """How long outcome detection takes on a long contract (issue 6: 100 pages, 200 entries ≤ 0.3 s).
 
 Run ``.venv/bin/python -m tests.learning.benchmark [pages] [entries]`` for the
-figure; the test suite runs the same function and holds it to the target.
+figure (``redline bench --pages 100`` prints it too); the test suite runs the same function and holds it only
+to a guard three times the target (tests/learning/test_benchmark.py).
 The contract comes from ``tests/support/make_contract.py``; the entries are
 the known entries of :func:`redline.bench.mixed_ops` (comments, rewrites,
 replacements, insertions and deletions in equal shares) written into it, and
@@ -59,7 +60,7 @@ def bench_outcomes(pages: int = 100, count: int = 200, repeat: int = 5, clock: s
                    ) -> tuple[float, int, int]:
     """Median seconds of :func:`detect_outcomes` (file bytes in, outcomes out),
     the number of entries and of paragraphs measured. ``clock`` is ``"wall"``
-    or ``"cpu"`` (this process's CPU time: what the test holds to the target,
+    or ``"cpu"`` (this process's CPU time: what the test holds to its guard,
     because other jobs on a shared machine stretch wall time, not our work)."""
     timer = {"wall": time.perf_counter, "cpu": time.process_time}[clock]
     with tempfile.TemporaryDirectory() as tmp:

@@ -11,6 +11,10 @@ Actions (paragraphs are found by our hidden ``_RL_`` bookmarks, which LibreOffic
   the tracked changes in those paragraphs (only those showing one of ``texts``), the
   way a reviewer does: select the change, Accept (or Reject) Track Change;
 - ``{"do": "accept_all" | "reject_all"}``: every tracked change in the document;
+- ``{"do": "reject_author", "author": ...}``: every tracked change that author made (found by author in
+  the document's redlines, XRedlinesSupplier), one at a time: its text selected, Reject Track Change; the
+  other authors' changes stay pending. (No accept by author: accepting a deleted paragraph mark that way,
+  LibreOffice 7.4 also accepted another author's insertions in the next paragraph, a moved one's.)
 - ``{"do": "delete_comment" | "resolve_comment", "text": ...}``;
 - ``{"do": "retype", "anchor": ..., "text": ...}``: type over the paragraph, tracking off;
 - ``{"do": "remove_paragraph", "anchor": ...}``: delete it outright, tracking off;
@@ -108,6 +112,28 @@ class Session:
             raise RuntimeError(f"{verdict}: no tracked change in {anchors} showing {texts}")
         return done
 
+    def _next_by(self, author: str) -> object | None:
+        changes = self.doc.getRedlines().createEnumeration()
+        while changes.hasMoreElements():
+            change = changes.nextElement()
+            if change.getPropertyValue("RedlineAuthor") == author:
+                return change
+        return None
+
+    def reject_author(self, author: str) -> int:
+        done = 0
+        while (change := self._next_by(author)) is not None:
+            if done >= MAX_CHANGES:
+                raise RuntimeError(f"reject: a change by {author} does not go away")
+            cursor = self.text.createTextCursorByRange(change.getPropertyValue("RedlineStart"))
+            cursor.gotoRange(change.getPropertyValue("RedlineEnd"), True)  # exactly this change's text
+            self.doc.getCurrentController().select(cursor)
+            self.dispatcher.executeDispatch(self.frame, ".uno:RejectTrackedChange", "", 0, ())
+            done += 1
+        if not done:
+            raise RuntimeError(f"reject: no tracked change by {author}")
+        return done
+
     def _comment(self, text: str) -> object:
         fields = self.doc.getTextFields().createEnumeration()
         found = []
@@ -130,6 +156,8 @@ class Session:
         do = action["do"]
         if do in ("accept", "reject"):
             self.decide(do, action["anchors"], action.get("texts"))
+        elif do == "reject_author":
+            self.reject_author(action["author"])
         elif do in ("accept_all", "reject_all"):
             command = {"accept_all": ".uno:AcceptAllTrackedChanges", "reject_all": ".uno:RejectAllTrackedChanges"}[do]
             self.dispatcher.executeDispatch(self.frame, command, "", 0, ())

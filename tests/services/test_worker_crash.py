@@ -1,7 +1,12 @@
 """Kill a Celery worker (SIGKILL) in the middle of a review: the run resumes from the workers' own
-pulse once the killed attempt's lease lapses (no broker redelivery, no cron), ends ``done`` within
-two minutes, with one ``started`` per attempt, exactly one terminal event, and each suggestion
-stored once; a client following the stream sees the retried attempt, never ``error``."""
+pulse once the killed attempt's lease lapses: the reaper's log line names the job, attempt 2 starts after
+the old lease's end, and no message the killed worker had received is delivered again (no broker
+redelivery, no cron). It ends ``done``, with one ``started`` per attempt, exactly one terminal event, and
+each suggestion stored once; a client following the stream sees the retried attempt, never ``error``.
+
+How long the resumption takes is a figure, not a bound: these tests print it (``pytest -s``) and only
+guard against a hang; ``scripts/faults --only worker --lease 30`` measures it (the median over several kills).
+"""
 
 from __future__ import annotations
 
@@ -10,6 +15,8 @@ import re
 import signal
 import threading
 import time
+from collections.abc import Callable
+from datetime import datetime
 
 import httpx
 import pytest
@@ -25,8 +32,10 @@ from tests.support.chat_server import ChatServer, completion, findings
 
 from .conftest import wait_for, worker_env_for
 
-RECOVERY_S = 120  # the acceptance bound, with the default lease (30 s) and pulse (5 s)
+HANG_S = 180  # a hang guard, not a figure: resumption takes a lease (30 s) and up to a pulse (5 s)
 TERMINAL = {"done", "error", "cancelled"}
+RECEIVED = re.compile(r"Task redline\.run_job\[([0-9a-f-]+)\] received")
+REAPED = re.compile(r"resuming \d+ job\(s\) whose worker went away: \[([\d, ]+)\]")  # redline.services.reaper
 
 
 def _slow_model(body: dict) -> object:
@@ -41,7 +50,7 @@ def _follow(server: str, key: str, job_id: int, frames: list[tuple[str, dict]]) 
     import json
 
     with httpx.stream("GET", f"{server}/api/jobs/{job_id}/events", headers={"Authorization": f"Bearer {key}"},
-                      timeout=httpx.Timeout(10, read=RECOVERY_S + 30)) as resp:
+                      timeout=httpx.Timeout(10, read=HANG_S + 30)) as resp:
         kind = ""
         for line in resp.iter_lines():
             if line.startswith("event: "):
@@ -73,14 +82,62 @@ def _start_run(alice, data: bytes) -> AnalysisRun:
     return run
 
 
-def _assert_resumed_exactly_once(run: AnalysisRun, frames: list[tuple[str, dict]], survivor: str) -> None:
+def _kill(worker: CeleryWorker, job_id: int) -> tuple[float, datetime]:
+    """SIGKILL mid-run, before the ack: no clean shutdown, no heartbeat removal. Returns when (wall clock)
+    and the end of the lease the killed attempt held (nobody renews it any more)."""
+    os.kill(worker.proc.pid, signal.SIGKILL)
+    worker.proc.wait(10)
+    killed_at = time.time()
+    lease_end = Job.objects.get(pk=job_id).lease_until
+    assert lease_end is not None
+    return killed_at, lease_end
+
+
+def _wait_ended(run: AnalysisRun, killed_at: float, survivor: CeleryWorker) -> float:
+    """Seconds from the kill until the run ended; fails only past the hang guard."""
+    ended = wait_for(lambda: AnalysisRun.objects.get(pk=run.pk).status in (RunStatus.DONE, RunStatus.ERROR), HANG_S)
+    waited = time.time() - killed_at
+    assert ended, (f"the run had not ended {waited:.0f} s after the kill (hang guard {HANG_S} s):\n"
+                   + survivor.log.read_text(errors="replace")[-3000:])
+    return waited
+
+
+def _measured(run: AnalysisRun, killed_at: float, lease_end: datetime, ended_s: float, label: str,
+              record_property: Callable[[str, object], None]) -> str:
+    """The recovery figures of this kill, printed (``pytest -s``) and returned for assertion messages."""
+    started = JobEvent.objects.filter(job_id=run.job_id, kind="started", data__attempt=2).first()
+    resumed_s = started.created_at.timestamp() - killed_at if started else float("nan")
+    record_property("resumed_after_s", round(resumed_s, 1))
+    figure = (f"{label}: the killed attempt's lease ended {lease_end.timestamp() - killed_at:.1f} s after the kill, "
+              f"attempt 2 started after {resumed_s:.1f} s, the run ended after {ended_s:.1f} s "
+              f"(lease {django_settings.REDLINE_JOB_LEASE_S:g} s, pulse {django_settings.REDLINE_WORKER_PULSE_S:g} s; "
+              f"hang guard {HANG_S} s)")
+    print(f"\n{figure}")
+    return figure
+
+
+def _assert_the_reaper_resumed_it(job_id: int, lease_end: datetime, killed: CeleryWorker, survivor: CeleryWorker,
+                                  figure: str) -> None:
+    """The lapsed-lease reaper resumed the job, not the broker: its log line names the job, attempt 2 started
+    after the killed attempt's lease ended, and the survivor received none of the messages the killed worker
+    had (a redelivered message keeps its id; the reaper dispatches a new one)."""
+    log = survivor.log.read_text(errors="replace")
+    reaped = {int(i) for m in REAPED.finditer(log) for i in m.group(1).split(",")}
+    assert job_id in reaped, f"{figure}\nno reaper line for job {job_id} in the survivor's log:\n{log[-3000:]}"
+    started = JobEvent.objects.get(job_id=job_id, kind="started", data__attempt=2).created_at
+    assert started > lease_end, f"{figure}\nattempt 2 started at {started}, before the old lease's end {lease_end}"
+    had, got = set(RECEIVED.findall(killed.log.read_text(errors="replace"))), set(RECEIVED.findall(log))
+    assert had and got and not had & got, f"{figure}\nmessages delivered again: {had & got} (killed: {had}; survivor: {got})"
+
+
+def _assert_resumed_exactly_once(run: AnalysisRun, frames: list[tuple[str, dict]], survivor: str, figure: str) -> None:
     run.refresh_from_db()
     job = Job.objects.get(pk=run.job_id)
-    assert run.status == RunStatus.DONE, run.error_message
-    assert job.attempts == 2 and job.worker.startswith(survivor), (job.attempts, job.worker)
+    assert run.status == RunStatus.DONE, f"{figure}\n{run.error_message}"
+    assert job.attempts == 2 and job.worker.startswith(survivor), (figure, job.attempts, job.worker)
     events = list(JobEvent.objects.filter(job=job).order_by("seq").values_list("kind", "data"))
-    assert [d["attempt"] for k, d in events if k == "started"] == [1, 2]  # one per attempt
-    assert [k for k, _ in events if k in TERMINAL] == ["done"]  # exactly one, and not an error first
+    assert [d["attempt"] for k, d in events if k == "started"] == [1, 2], figure  # one per attempt
+    assert [k for k, _ in events if k in TERMINAL] == ["done"], figure  # exactly one, and not an error first
     sids = list(Suggestion.objects.filter(run=run).values_list("sid", flat=True))
     assert sids and len(sids) == len(set(sids)) == run.stats["suggestions"]
     # The client that followed from the start: attempt 1, then attempt 2 from its "started", then "done" once.
@@ -89,13 +146,8 @@ def _assert_resumed_exactly_once(run: AnalysisRun, frames: list[tuple[str, dict]
     assert [d["attempt"] for k, d in frames if k == "started"] == [1, 2]
 
 
-def _kill(worker: CeleryWorker) -> None:
-    os.kill(worker.proc.pid, signal.SIGKILL)  # mid-run, before the ack: no clean shutdown, no heartbeat removal
-    worker.proc.wait(10)
-
-
 @pytest.mark.usefixtures("require_postgres")
-def test_killed_worker_restarted_resumes_the_run_exactly_once(alice, review):
+def test_killed_worker_restarted_resumes_the_run_exactly_once(alice, review, record_property):
     env, data = review
     first = CeleryWorker(env, name="crashy").start()
     try:
@@ -105,25 +157,23 @@ def test_killed_worker_restarted_resumes_the_run_exactly_once(alice, review):
             reader = threading.Thread(target=_follow, args=(server, alice.key, run.job_id, frames))
             reader.start()
             assert wait_for(lambda: bool(frames), 10)
-            _kill(first)
-            killed_at = time.monotonic()
+            killed_at, lease_end = _kill(first, run.job_id)
             assert AnalysisRun.objects.get(pk=run.pk).status == RunStatus.RUNNING
             restarted = CeleryWorker(env, name="crashy").start()  # the same worker, back (systemd restarts it)
             try:
-                assert wait_for(lambda: AnalysisRun.objects.get(pk=run.pk).status in (RunStatus.DONE, RunStatus.ERROR),
-                                RECOVERY_S), restarted.log.read_text()[-3000:]
-                recovered_s = time.monotonic() - killed_at
+                ended_s = _wait_ended(run, killed_at, restarted)
             finally:
                 restarted.stop()
             reader.join(30)
     finally:
         first.stop()
-    assert recovered_s <= RECOVERY_S
-    _assert_resumed_exactly_once(run, frames, "crashy")
+    figure = _measured(run, killed_at, lease_end, ended_s, "restarted worker", record_property)
+    _assert_the_reaper_resumed_it(run.job_id, lease_end, first, restarted, figure)
+    _assert_resumed_exactly_once(run, frames, "crashy", figure)
 
 
 @pytest.mark.usefixtures("require_postgres")
-def test_with_two_workers_the_survivor_takes_over_the_killed_ones_run(alice, review):
+def test_with_two_workers_the_survivor_takes_over_the_killed_ones_run(alice, review, record_property):
     env, data = review
     workers = {name: CeleryWorker(env, name=name).start() for name in ("left", "right")}
     try:
@@ -135,15 +185,13 @@ def test_with_two_workers_the_survivor_takes_over_the_killed_ones_run(alice, rev
             reader = threading.Thread(target=_follow, args=(server, alice.key, run.job_id, frames))
             reader.start()
             assert wait_for(lambda: bool(frames), 10)
-            _kill(workers[holder])
-            killed_at = time.monotonic()
-            assert wait_for(lambda: AnalysisRun.objects.get(pk=run.pk).status in (RunStatus.DONE, RunStatus.ERROR),
-                            RECOVERY_S), workers[survivor].log.read_text()[-3000:]
-            recovered_s = time.monotonic() - killed_at
+            killed_at, lease_end = _kill(workers[holder], run.job_id)
+            ended_s = _wait_ended(run, killed_at, workers[survivor])
             reader.join(30)
     finally:
         for worker in workers.values():
             worker.stop()
-    assert recovered_s <= RECOVERY_S
-    _assert_resumed_exactly_once(run, frames, survivor)
-    assert django_settings.REDLINE_JOB_LEASE_S == 30  # measured with the defaults, not a test-only lease
+    figure = _measured(run, killed_at, lease_end, ended_s, "two workers, one killed", record_property)
+    _assert_the_reaper_resumed_it(run.job_id, lease_end, workers[holder], workers[survivor], figure)
+    _assert_resumed_exactly_once(run, frames, survivor, figure)
+    assert django_settings.REDLINE_JOB_LEASE_S == 30  # the default lease, not a test-only one

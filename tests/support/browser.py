@@ -25,6 +25,15 @@ AXE_DIR = Path(__file__).resolve().parent / "axe"
 AXE_JS = AXE_DIR / "node_modules" / "axe-core" / "axe.min.js"
 
 
+def require_chromium() -> None:
+    """Fail, never skip, when the browser is missing: a skipped page test would pass CI without a page seen."""
+    import pytest
+
+    if not (shutil.which(CHROMIUM) or Path(CHROMIUM).exists()):
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium package (scripts/system-deps; "
+                    "or set REDLINE_CHROMIUM); browsers are never downloaded")
+
+
 def axe_source() -> str:
     """axe-core's browser build, installed from the lockfile on first use."""
     if not AXE_JS.exists():
