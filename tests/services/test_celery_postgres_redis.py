@@ -56,12 +56,19 @@ def test_redelivered_task_does_not_run_a_finished_job_twice(alice, simple_docx, 
 def test_health_with_every_service_up_reads_heartbeats_fast(use_celery, celery_worker, settings):
     # (the test database is emptied between tests: the worker's next pulse writes its heartbeat again)
     assert wait_for(lambda: Client().get("/api/health").status_code == 200, 3 * settings.REDLINE_WORKER_PULSE_S)
-    timings = []
+    timings, statuses = [], []
     for _ in range(100):
         started = time.perf_counter()
         resp = Client().get("/api/health")
         timings.append(time.perf_counter() - started)
-    assert sorted(timings)[98] <= 0.1, sorted(timings)[-5:]  # p99: no broadcast ping waited out
+        statuses.append(resp.json()["status"])
+    ranked = sorted(timings)
+    print(f"health, every service up: p50 {ranked[49] * 1000:.1f} ms, p99 {ranked[98] * 1000:.1f} ms, "
+          f"max {ranked[-1] * 1000:.1f} ms over 100 calls")
+    # Every part answered within the check's deadline each time (a part that did not is reported "down"), and
+    # nothing waited out a broadcast ping (Celery's default ping waits a second for replies): a guard, not a figure.
+    assert statuses == ["ok"] * 100, statuses
+    assert ranked[-1] < 1.0, f"a health check took {ranked[-1]:.2f} s"
     body = resp.json()
     assert body["status"] == "ok", body
     assert body["database"]["detail"] == "postgresql"

@@ -37,6 +37,9 @@ def _back() -> None:
     assert wait_for(answers, 30)
 
 
+HANG_S = 10  # a third of psycopg's default pool wait (30 s): fails only if the product's own 2 s wait is gone
+
+
 def _timed(call):
     t0 = time.monotonic()
     resp = call()
@@ -58,10 +61,12 @@ def test_a_database_outage_is_a_quick_503_that_says_to_retry(alice):
               f"{health_s:.2f} s")
         assert api.status_code == 503 and api.json()["code"] == "database_unavailable"
         assert api.headers["Retry-After"] == "5" and api.json()["detail"]["retry_after"] == 5
-        assert api_s < 3.0  # the pool's 2 s wait, with a margin for a loaded machine
+        # Guards, not figures (printed above): the pool gives up after its 2 s wait, where psycopg's default
+        # would hold the request for 30 s; the health check answers at its own 0.9 s deadline.
+        assert api_s < HANG_S, f"the API waited {api_s:.1f} s"
         assert health.status_code == 503 and "database" in health.json()["down"]
         assert health.json()["database"]["status"] == "down"
-        assert health_s < 1.5
+        assert health_s < HANG_S, f"the health check waited {health_s:.1f} s"
         # once the database is back, everything answers again without a restart
         assert wait_for(lambda: http.get("/api/documents", headers=headers).status_code == 200, 30)
 
@@ -79,7 +84,7 @@ def test_a_dashboard_page_says_the_database_is_away(alice, client):
             _back()
         print(f"database down: dashboard page {page.status_code} in {page_s:.2f} s")
         assert page.status_code == 503 and page.headers["Retry-After"] == "5"
-        assert "cannot reach its database" in page.text and page_s < 3.0
+        assert "cannot reach its database" in page.text and page_s < HANG_S, f"the page waited {page_s:.1f} s"
         assert wait_for(lambda: http.get("/").status_code == 200, 30)
 
 

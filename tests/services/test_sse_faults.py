@@ -124,4 +124,7 @@ def test_resuming_after_the_end_closes_at_once(alice, use_celery):
         with httpx.stream("GET", f"{server}/api/jobs/{job.pk}/events", timeout=10,
                           headers={"Authorization": f"Bearer {alice.key}", "Last-Event-ID": "2"}) as resp:
             assert [f for f in read_frames(resp) if "id" in f] == []
-        assert time.monotonic() - t0 < 3
+        elapsed = time.monotonic() - t0
+        print(f"a stream resumed after its end closed in {elapsed:.2f} s")
+        # A guard: the server closed it, well before the client's own 10 s read timeout would have.
+        assert elapsed < 8, f"the stream stayed open {elapsed:.1f} s"

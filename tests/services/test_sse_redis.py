@@ -29,7 +29,8 @@ def test_live_event_arrives_through_redis_pubsub(alice, use_celery, monkeypatch)
             events = [f["event"] for f in read_frames(resp) if "id" in f]
         elapsed = time.monotonic() - t0
     assert events == ["started", "done"]
-    assert elapsed < 6, elapsed
+    print(f"a live event through Redis pub/sub: {elapsed:.2f} s")
+    assert elapsed < 10, elapsed  # a guard: polling alone would take 30 s (POLL_S above)
 
 
 @pytest.mark.usefixtures("require_postgres")
