@@ -117,13 +117,17 @@ def _measured(run: AnalysisRun, killed_at: float, lease_end: datetime, ended_s: 
 
 
 def _assert_the_reaper_resumed_it(job_id: int, lease_end: datetime, killed: CeleryWorker, survivor: CeleryWorker,
-                                  figure: str) -> None:
+                                  figure: str, here: str) -> None:
     """The lapsed-lease reaper resumed the job, not the broker: its log line names the job, attempt 2 started
     after the killed attempt's lease ended, and the survivor received none of the messages the killed worker
-    had (a redelivered message keeps its id; the reaper dispatches a new one)."""
+    had (a redelivered message keeps its id; the reaper dispatches a new one).
+
+    Every pulse runs the reaper: the surviving worker's, and the in-process loop of this test process (``here``,
+    its captured log), which dispatches through the same broker; whichever comes first resumes the job."""
     log = survivor.log.read_text(errors="replace")
-    reaped = {int(i) for m in REAPED.finditer(log) for i in m.group(1).split(",")}
-    assert job_id in reaped, f"{figure}\nno reaper line for job {job_id} in the survivor's log:\n{log[-3000:]}"
+    reaped = {int(i) for text in (log, here) for m in REAPED.finditer(text) for i in m.group(1).split(",")}
+    assert job_id in reaped, (f"{figure}\nno reaper line for job {job_id} in the survivor's log or this process's:"
+                              f"\n{log[-3000:]}\n{here[-2000:]}")
     started = JobEvent.objects.get(job_id=job_id, kind="started", data__attempt=2).created_at
     assert started > lease_end, f"{figure}\nattempt 2 started at {started}, before the old lease's end {lease_end}"
     had, got = set(RECEIVED.findall(killed.log.read_text(errors="replace"))), set(RECEIVED.findall(log))
@@ -147,7 +151,7 @@ def _assert_resumed_exactly_once(run: AnalysisRun, frames: list[tuple[str, dict]
 
 
 @pytest.mark.usefixtures("require_postgres")
-def test_killed_worker_restarted_resumes_the_run_exactly_once(alice, review, record_property):
+def test_killed_worker_restarted_resumes_the_run_exactly_once(alice, review, record_property, caplog):
     env, data = review
     first = CeleryWorker(env, name="crashy").start()
     try:
@@ -168,12 +172,12 @@ def test_killed_worker_restarted_resumes_the_run_exactly_once(alice, review, rec
     finally:
         first.stop()
     figure = _measured(run, killed_at, lease_end, ended_s, "restarted worker", record_property)
-    _assert_the_reaper_resumed_it(run.job_id, lease_end, first, restarted, figure)
+    _assert_the_reaper_resumed_it(run.job_id, lease_end, first, restarted, figure, caplog.text)
     _assert_resumed_exactly_once(run, frames, "crashy", figure)
 
 
 @pytest.mark.usefixtures("require_postgres")
-def test_with_two_workers_the_survivor_takes_over_the_killed_ones_run(alice, review, record_property):
+def test_with_two_workers_the_survivor_takes_over_the_killed_ones_run(alice, review, record_property, caplog):
     env, data = review
     workers = {name: CeleryWorker(env, name=name).start() for name in ("left", "right")}
     try:
@@ -192,6 +196,7 @@ def test_with_two_workers_the_survivor_takes_over_the_killed_ones_run(alice, rev
         for worker in workers.values():
             worker.stop()
     figure = _measured(run, killed_at, lease_end, ended_s, "two workers, one killed", record_property)
-    _assert_the_reaper_resumed_it(run.job_id, lease_end, workers[holder], workers[survivor], figure)
+    _assert_the_reaper_resumed_it(run.job_id, lease_end, workers[holder], workers[survivor], figure,
+                                  caplog.text)
     _assert_resumed_exactly_once(run, frames, survivor, figure)
     assert django_settings.REDLINE_JOB_LEASE_S == 30  # the default lease, not a test-only one
