@@ -25,7 +25,10 @@ from .queries import severity_rank
 OUTCOMES = ("pending", "accepted", "rejected", "modified", "missing", "none")
 VERDICTS = ("PASS", "WARN", "FAIL", "none")
 GROUPS = ("rule", "severity", "clause")
-FILTERS = ("severity", "category", "kind", "rule", "outcome", "validator")
+FILTERS = ("check", "severity", "category", "kind", "rule", "outcome", "validator")
+# Which check made a suggestion: the playbook's rules, or drafting hygiene (source "hygiene", issue #27).
+CHECKS = ("playbook", "drafting")
+CHECK_LABELS = {"playbook": "playbook rules", "drafting": "drafting hygiene"}
 PAGE_SIZE = 25
 TOP_RISKS = 5
 NONE_LABELS = {"outcome": "not exported yet", "validator": "not validated"}
@@ -39,6 +42,7 @@ _SEVERITY_RANK = Case(*(When(severity=s, then=Value(i)) for i, s in enumerate(SE
 class RunFilters:
     """The run page's query string: filters, grouping and page; ``notes`` say what was ignored and why."""
 
+    check: str = ""
     severity: str = ""
     category: str = ""
     kind: str = ""
@@ -137,11 +141,13 @@ def run_overview(*, run: AnalysisRun) -> Overview:
     counters = {name: Counter() for name in FILTERS}
     titles: dict[str, str] = {}
     for r in rows:
-        for name, value in zip(FILTERS, (r.severity, r.category, r.kind, r.rule, r.outcome or "none",
+        check = "drafting" if r.source == "hygiene" else "playbook"
+        for name, value in zip(FILTERS, (check, r.severity, r.category, r.kind, r.rule, r.outcome or "none",
                                          r.verdict or "none"), strict=True):
             counters[name][value] += 1
         titles.setdefault(r.rule, r.title or r.rule)
     overview = Overview(total=len(rows), rule_titles=titles, counts={
+        "check": _chips("check", counters["check"], CHECKS, CHECK_LABELS),
         "severity": _chips("severity", counters["severity"], SEVERITIES),
         "category": _chips("category", counters["category"], labels={c: c.replace("_", " ") for c in counters["category"]}),
         "kind": _chips("kind", counters["kind"]),
@@ -162,7 +168,8 @@ def run_overview(*, run: AnalysisRun) -> Overview:
 
     worst: dict[str, _Row] = {}  # one per rule: five cards of the same rule would hide the next risk
     for r in sorted(rows, key=lambda r: (severity_rank(r.severity), -(r.risk or 0), r.position)):
-        worst.setdefault(r.rule, r)
+        if r.source != "hygiene":  # drafting slips have their own filter; the top risks are the playbook's
+            worst.setdefault(r.rule, r)
     overview.top_risks = [risk(r) for r in list(worst.values())[:TOP_RISKS]]
     overview.missing = [risk(r) for r in rows if r.source == "missing"]
     return overview
@@ -184,7 +191,7 @@ def card_link(*, suggestion: Suggestion) -> str:
 
 
 def _allowed(name: str, overview: Overview) -> set[str]:
-    fixed = {"severity": SEVERITIES, "outcome": OUTCOMES, "validator": VERDICTS}
+    fixed = {"check": CHECKS, "severity": SEVERITIES, "outcome": OUTCOMES, "validator": VERDICTS}
     return set(fixed[name]) if name in fixed else overview.values(name)
 
 
@@ -210,6 +217,10 @@ def run_filters(*, params: QueryDict, overview: Overview) -> RunFilters:
 def suggestions_filtered(*, run: AnalysisRun, filters: RunFilters) -> QuerySet[Suggestion]:
     """The run's suggestions that pass every filter, each with ``outcome_value``, in the grouping's order."""
     qs = Suggestion.objects.filter(run=run).annotate(outcome_value=_OUTCOME)
+    if filters.check == "drafting":
+        qs = qs.filter(data__source="hygiene")
+    elif filters.check == "playbook":
+        qs = qs.exclude(data__source="hygiene")
     for name, column in (("severity", "severity"), ("category", "category"), ("kind", "kind"), ("rule", "rule_key")):
         if value := getattr(filters, name):
             qs = qs.filter(**{column: value})
@@ -251,7 +262,7 @@ class Dimension:
     links: list[Link]
 
 
-HEADINGS = {"severity": "Severity", "category": "Category", "kind": "Kind", "rule": "Rule", "outcome": "Outcome",
+HEADINGS = {"check": "Check", "severity": "Severity", "category": "Category", "kind": "Kind", "rule": "Rule", "outcome": "Outcome",
             "validator": "Validator"}
 
 

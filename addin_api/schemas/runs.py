@@ -66,6 +66,9 @@ class SuggestionOut(Schema):
     new_text: str
     position: str | None
     comment: str
+    # Which check made it: "hygiene" (drafting hygiene: blanks, defined terms, cross-references, numbering,
+    # figures; rule "hygiene.<kind>", category "drafting_<group>"), else the playbook rule's own kind of finding.
+    source: str = "model"
     risk: dict[str, Any] | None
     validation: dict[str, Any] | None
     op: dict[str, Any]

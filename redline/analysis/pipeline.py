@@ -30,12 +30,14 @@ from typing import Any
 
 from redline.retrieval.edits import EditWarning, edit_warnings
 from redline.retrieval.graph import ContractGraph
+from redline.retrieval.hygiene import DEFAULT_KINDS
 
 from .cache import Cache
 from .checks import reciprocal_parties
 from .clauses import Clause
 from .dependencies import related_items
 from .document import Document, build_document
+from .drafting import drafting_suggestions
 from .excerpts import Excerpt, excerpt_of
 from .grounding import occurrence_of
 from .placement.place import place_missing, stagger
@@ -47,7 +49,7 @@ from .rejections import Rejection, rejection_filter
 from .review.asking import ask_finding, uncertain_clause
 from .review.coverage import checked_offline
 from .review.gate import Gate, SideError
-from .review_report import ClauseReport, ReviewResult, ReviewStats
+from .review_report import ClauseReport, ReviewError, ReviewResult, ReviewStats
 from .risk import RiskFactor, RiskScore, score_clause
 from .selection import rule_matchers, rule_present, select_clauses
 from .suggestions import Kind, Suggestion, edited_text, suggestion_id
@@ -65,18 +67,6 @@ ProgressCallback = Callable[[str, dict[str, Any]], None]
 SuggestionFilter = Callable[[Suggestion], bool]
 
 
-class ReviewError(Exception):
-    """A review that could not finish: ``code`` (empty_document, no_rules, or the
-    provider's error code), a ``message`` safe to show, and the ``partial`` result
-    of the rules that did finish (their suggestions were already reported)."""
-
-    def __init__(self, code: str, message: str, partial: ReviewResult | None = None) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
-        self.partial = partial
-
-
 def review(
     clauses: Sequence[Clause],
     playbook: Playbook,
@@ -92,6 +82,7 @@ def review(
     progress: ProgressCallback | None = None,
     graph: ContractGraph | None = None,
     acting_for: str = "",
+    hygiene: frozenset[str] = DEFAULT_KINDS,
 ) -> ReviewResult:
     """Review ``clauses`` against ``playbook`` with ``provider``.
 
@@ -107,6 +98,7 @@ def review(
     ``acting_for`` names the party we act for (its defined name, legal name or role; "" for no side): every
     finding passes the review gate (:mod:`redline.analysis.review.gate`), and a model is told the side.
     Raises :class:`ReviewError` (``unknown_party`` when ``acting_for`` names no party of the contract).
+    With a graph, the drafting-hygiene findings of the kinds in ``hygiene`` are suggestions too (issue #27).
     """
     return _Review(
         clauses, playbook, provider,
@@ -114,7 +106,7 @@ def review(
         prior_rejections=tuple(prior_rejections), preferences_text=preferences_text,
         preferences_version=preferences_version, cache=cache, validator=validator or OfflineValidator(),
         suppress=suppress or rejection_filter(prior_rejections), progress=progress or _ignore, graph=graph,
-        acting_for=acting_for,
+        acting_for=acting_for, hygiene=hygiene,
     ).run()
 
 
@@ -132,8 +124,9 @@ class _Review:
     def __init__(self, clauses: Sequence[Clause], playbook: Playbook, provider: Provider, *, mode: PromptMode,
                  prior_rejections: tuple[Rejection, ...], preferences_text: str, preferences_version: str,
                  cache: Cache | None, validator: Validator, suppress: SuggestionFilter,
-                 progress: ProgressCallback, graph: ContractGraph | None, acting_for: str) -> None:
-        self.clauses = list(clauses)
+                 progress: ProgressCallback, graph: ContractGraph | None, acting_for: str,
+                 hygiene: frozenset[str]) -> None:
+        self.clauses, self.hygiene = list(clauses), hygiene
         self.playbook = playbook
         self.provider = provider
         self.mode = mode
@@ -193,6 +186,10 @@ class _Review:
         except ProviderError as exc:
             self.stats.usage.add(exc.usage)
             raise ReviewError(exc.code, exc.message, self._result()) from exc
+        if self.graph is not None and self.hygiene:  # drafting hygiene (issue #27): no playbook, side or model
+            drafted, suppressed = drafting_suggestions(self.graph, self.clauses, self.suppress, self.hygiene)
+            self.stats.suppressed += suppressed
+            self._report(drafted)
         self.stats.timings_ms["analyze"] = (time.perf_counter() - t) * 1000
 
         t = time.perf_counter()
@@ -308,6 +305,9 @@ class _Review:
             produced += [self._suggestion(rule, plan.missing_at, f, missing=True) for f in numbered]
         if plan.ask_at is not None:
             produced.append(self._suggestion(rule, plan.ask_at, ask_finding(self.doc, rule, plan.ask_at), missing=True))
+        self._report(produced)
+
+    def _report(self, produced: Sequence[Suggestion | None]) -> None:
         seen: set[str] = set()
         for s in produced:
             if s is None or s.id in seen:

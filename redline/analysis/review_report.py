@@ -95,3 +95,15 @@ class ReviewResult:
     def ops(self, author: str = "Redline AI") -> dict[str, Any]:
         """The ``ops.json`` document for the writer."""
         return ops_document(self.suggestions, author)
+
+
+class ReviewError(Exception):
+    """A review that could not finish: ``code`` (empty_document, no_rules, or the
+    provider's error code), a ``message`` safe to show, and the ``partial`` result
+    of the rules that did finish (their suggestions were already reported)."""
+
+    def __init__(self, code: str, message: str, partial: ReviewResult | None = None) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        self.partial = partial

@@ -1,4 +1,5 @@
-"""``redline review-eval``: the offline review's suggestions measured on CUAD's dev contracts."""
+"""``redline review-eval`` (the offline review's suggestions) and ``redline hygiene-eval`` (its drafting-hygiene
+recall on planted defects), measured on CUAD's dev contracts."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import json
 import sys
 from pathlib import Path
 
-from .commands import EXIT_OK, InputError, command
+from .commands import EXIT_OK, InputError, command, read_input
 
 
 @command
@@ -83,3 +84,78 @@ def run_review_ratings(args: argparse.Namespace) -> int:
         raise InputError("bad_ratings", f"{args.file}: {exc}") from None
     print(json.dumps(summary, indent=1))
     return EXIT_OK
+
+
+@command
+def add_hygiene_eval(sub: argparse._SubParsersAction) -> None:
+    """``redline hygiene-eval``: drafting defects planted in the dev contracts, and the review's recall of them."""
+    p = sub.add_parser("hygiene-eval", help="plant drafting defects in CUAD's dev contracts and measure the "
+                                            "review's hygiene recall, its findings on untouched contracts and its time")
+    p.add_argument("--data", required=True, help="the CUAD folder (dev-docx/, splits.json)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the places and variants planted (default 0)")
+    p.add_argument("--contracts", type=int, help="only the first K dev contracts (default: all)")
+    p.add_argument("--per-kind", type=int, default=1, help="defects of each kind planted per contract (default 1)")
+    p.add_argument("--kinds", help="comma-separated kinds to plant (default: every kind with an injector)")
+    p.add_argument("--long", help="a long .docx to time the check on directly (make_contract.py --pages 100)")
+    p.add_argument("--json", action="store_true", help="print every figure and every miss as JSON")
+    p.add_argument("--sample", type=int, default=0, help="draw N findings on the untouched contracts to rate")
+    p.add_argument("--sample-out", help="write the sample here (JSON, with empty rating and reason to fill)")
+    p.set_defaults(handler=run_hygiene_eval)
+
+
+def run_hygiene_eval(args: argparse.Namespace) -> int:
+    """Print recall per kind, findings on the untouched contracts, the check's time and the sample."""
+    from redline.evaluation.hygiene_eval import evaluate, time_long
+    from redline.evaluation.hygiene_inject import INJECTORS
+
+    data = Path(args.data)
+    if not (data / "splits.json").is_file() or not (data / "dev-docx").is_dir():
+        raise InputError("bad_data", f"{data} is not the CUAD folder (splits.json, dev-docx/)")
+    kinds = tuple(args.kinds.split(",")) if args.kinds else tuple(INJECTORS)
+    if set(kinds) - set(INJECTORS):
+        raise InputError("bad_kinds", f"--kinds: no injector for {', '.join(sorted(set(kinds) - set(INJECTORS)))}")
+    if (args.contracts is not None and args.contracts < 1) or args.per_kind < 1 or args.sample < 0:
+        raise InputError("bad_count", "--contracts and --per-kind must be at least 1, --sample at least 0")
+    try:
+        ids = json.loads((data / "splits.json").read_text())["dev"][: args.contracts]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise InputError("bad_data", f"{data / 'splits.json'}: {exc}") from None
+    long = read_input(args.long) if args.long else None
+    figures = evaluate(data, seed=args.seed, ids=ids, per_kind=args.per_kind, kinds=kinds,
+                       progress=lambda cid: print(cid, end=" ", file=sys.stderr, flush=True))
+    print(file=sys.stderr)
+    if long is not None:
+        figures.long = time_long(long)
+    out = figures.to_dict()
+    sample = figures.sample(args.sample)
+    if args.sample_out:
+        Path(args.sample_out).write_text(json.dumps(sample, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    if args.json:
+        print(json.dumps({**out, "sample": sample}, indent=1, ensure_ascii=False))
+        return EXIT_OK
+    _print_hygiene(out, sample)
+    return EXIT_OK
+
+
+def _print_hygiene(out: dict, sample: list[dict]) -> None:
+    print(f"contracts {out['contracts']}  pages {out['pages']}  seed {out['seed']}  per kind {out['per_kind']}")
+    print(f"{'kind':<20} {'planted':>7} {'recalled':>8} {'recall':>7} {'no place':>8}")
+    for kind, r in [*out["recall"].items(), ("all", {**out["all"], "no_place": ""})]:
+        percent = "-" if r["percent"] is None else f"{r['percent']:.1f}%"
+        print(f"{kind:<20} {r['injected']:>7} {r['recalled']:>8} {percent:>7} {r['no_place']!s:>8}")
+    paths = out["words_digits_paths"]
+    print("words_digits paths: " + ", ".join(f"{p} {v['recalled']}/{v['injected']}" for p, v in paths.items()))
+    found = {k: v for k, v in out["untouched"].items() if v["findings"]}
+    print(f"untouched contracts: {out['untouched_total']} findings" + "".join(
+        f"\n  {k:<22} {v['findings']:>4} in {v['contracts']} contracts" for k, v in found.items()))
+    t = out["timing"]
+    print(f"check(): median {t['median_ms_per_contract']} ms per contract ({t['median_pages_per_contract']} pages), "
+          f"{t['median_s_per_100_pages']} s per 100 pages (max {t['max_s_per_100_pages']}; target "
+          f"{t['target_s_per_100_pages']})")
+    if t["long"]:
+        lg = t["long"]
+        print(f"check() on the long contract: {lg['seconds']} s for {lg['pages']} pages "
+              f"({lg['s_per_100_pages']} s per 100 pages)")
+    for n, f in enumerate(sample, 1):
+        print(f"\n[{n}] {f['contract']} {f['kind']} ({f['severity']}): {f['quote'][:100]!r}\n    {f['comment']}\n"
+              f"    ¶ {f['paragraph']}")

@@ -1,22 +1,25 @@
-// The pane's run overview: counts by severity and kind, and filters by severity, category,
-// kind and outcome over the results already in the pane (no round trip: the pane holds
+// The pane's run overview: counts by severity and kind, and filters by check (the playbook's
+// rules or drafting hygiene), severity, category, kind and outcome over the results already in the pane (no round trip: the pane holds
 // the whole run). Filtering hides cards, and the rule and severity blocks left empty, so
 // a long review can be narrowed to what matters without reloading anything.
 // The chosen filters live here, so they survive the pane redrawing its results.
 
 import { SEVERITIES, kindLabel, severityLabel } from "./results.js";
 
-export const FILTERS = ["severity", "category", "kind", "outcome"];
-const HEADINGS = { severity: "Severity", category: "Category", kind: "Kind", outcome: "Outcome" };
+export const FILTERS = ["check", "severity", "category", "kind", "outcome"];
+const HEADINGS = { check: "Check", severity: "Severity", category: "Category", kind: "Kind", outcome: "Outcome" };
+const CHECKS = { playbook: "Playbook rules", drafting: "Drafting hygiene" };
 const NOT_EXPORTED = "none";
 
 const chosen = Object.fromEntries(FILTERS.map((name) => [name, ""]));
 
 function valueOf(s, name) {
+  if (name === "check") return s.source === "hygiene" ? "drafting" : "playbook";
   return name === "outcome" ? s.outcome || NOT_EXPORTED : String(s[name] || "");
 }
 
 function label(name, value) {
+  if (name === "check") return CHECKS[value] || value;
   if (name === "severity") return severityLabel(value);
   if (name === "kind") return kindLabel(value);
   if (name === "outcome") return value === NOT_EXPORTED ? "Not exported yet" : value[0].toUpperCase() + value.slice(1);

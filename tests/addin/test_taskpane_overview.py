@@ -58,7 +58,7 @@ def test_overview_counts_the_run_and_its_filters_narrow_the_cards(alice, open_pa
     # Clear: everything again, focus back on the first filter.
     overview.get_by_role("button", name="Clear filters").click()
     expect(page.locator(".result:visible")).to_have_count(len(suggestions))
-    expect(page.get_by_label("Severity", exact=True)).to_be_focused()
+    expect(page.get_by_label("Check", exact=True)).to_be_focused()  # the first filter: playbook or drafting
     expect(overview.get_by_role("button", name="Clear filters")).to_be_hidden()
 
     # Apply all applies what the filters show, not the cards they hide.

@@ -114,6 +114,21 @@ def test_filters_combine(alice):
                                  "late-payment", "late-payment"]
 
 
+def test_drafting_hygiene_has_its_own_filter_and_stays_out_of_the_top_risks(alice):
+    """Issue #27: a drafting slip (source "hygiene") is counted and filtered apart from the playbook's findings,
+    and a blank date is not one of the playbook's top risks."""
+    blank = ("hygiene.blank", "drafting_blanks", "major", "comment", "goods", None, None, "hygiene", None)
+    run = make_run(alice, [*PLAN, blank])
+    overview = run_overview(run=run)
+    assert counts(overview, "check") == {"playbook": 7, "drafting": 1}
+    assert [c.label for c in overview.counts["check"]] == ["playbook rules", "drafting hygiene"]
+    assert rules_of(run, "check=drafting") == ["hygiene.blank"]
+    assert "hygiene.blank" not in rules_of(run, "check=playbook") and len(rules_of(run, "check=playbook")) == 7
+    assert "hygiene.blank" not in [r.rule for r in overview.top_risks]
+    page = login("alice").get(f"/runs/{run.pk}/?check=drafting").content.decode()
+    assert len(cards(page)) == 1 and 'id="chip-check-drafting"' in page and "drafting hygiene" in page
+
+
 def test_unknown_values_are_ignored_with_a_note(alice):
     run = make_run(alice)
     filters = run_filters(params=QueryDict("severity=urgent&kind=<b>x</b>&rule=indemnity&group=weird"),

@@ -34,3 +34,14 @@ test("filters combine, and an empty filter lets everything through", () => {
   assert.deepEqual(pick({ outcome: "none", severity: "critical" }), ["d"]);
   assert.deepEqual(pick({ severity: "minor", outcome: "accepted" }), []);
 });
+
+test("drafting hygiene has its own filter beside the playbook's rules (issue #27)", () => {
+  const mixed = [...RESULTS, { id: "h", severity: "major", kind: "comment", category: "drafting_blanks",
+    source: "hygiene", outcome: null }];
+  const { counts } = overviewCounts(mixed);
+  assert.deepEqual(counts.check.map((c) => [c.value, c.label, c.count]),
+    [["playbook", "Playbook rules", 5], ["drafting", "Drafting hygiene", 1]]);
+  const pick = (filters) => mixed.filter((s) => matches(s, filters)).map((s) => s.id);
+  assert.deepEqual(pick({ check: "drafting" }), ["h"]);
+  assert.deepEqual(pick({ check: "playbook", kind: "comment" }), ["a"]);
+});

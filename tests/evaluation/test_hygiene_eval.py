@@ -1,0 +1,187 @@
+"""``redline hygiene-eval`` (issue #27): each injector makes exactly the change it claims, read back by pandoc (not
+by our reader), and leaves a file the Open XML validator holds to its input (``tests/support/written.py`` judges
+every package this test saves); the grader credits a finding only where the rules say; the command prints its
+table on the CUAD slice and refuses a folder that is not one. Recall floors wait for the check modules."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from redline.analysis.suggestions import Kind, Suggestion
+from redline.evaluation.hygiene_draft import Injection
+from redline.evaluation.hygiene_eval import evaluate, names, recalled
+from redline.evaluation.hygiene_inject import BLANKS, INJECTORS, NOTES, inject, number_pairs, words_value
+from redline.ooxml.paragraphs import read_document
+from tests.support.docx_builder import build_docx, para
+from tests.support.oracles import opens, pandoc_text
+
+ROOT = Path(__file__).resolve().parents[2]
+SLICE = ROOT / "tests" / "support" / "cuad_slice"
+
+PAY = "The Customer shall pay the fees set out in the order form within the agreed period."
+NOTICE = "Either party may terminate this agreement on thirty (30) days written notice to the other."
+DELIVER = "The Supplier shall deliver the goods to the address of the Customer."
+COST = "The Supplier (at its own cost) shall deliver the goods to the Customer promptly and safely."
+SITE = "Supplier shall deliver all goods to each Customer site promptly once payment clears."
+PARTIES = 'This Agreement is made between Acme Corp. and Beta LLC (the "Customer") on the date of signature.'
+USES = "The Customer shall pay all fees when due under this Agreement."
+SECTIONS = ["1. Definitions. Terms used here have the meanings given in the order form.",
+            "2. Payment. The customer pays every month in arrears.",
+            "3. Term. Subject to Section 2, this agreement lasts for a year from signature."]
+NUMBERED = ["1. Scope. The supplier provides the services.", "2. Fees. The customer pays the fees.",
+            "3. Term. The agreement lasts a year.", "4. Notices. Notices are given in writing."]
+EXHIBIT = [para("1. Services. The Supplier shall provide the services described in Exhibit A."),
+           para("2. Fees. The customer pays the fees."), para("EXHIBIT A", "Heading1"), para("SERVICES"),
+           para("The Supplier shall provide hosting and support services for the platform.")]
+
+
+def _injected(tmp_path: Path, body: list[str], kind: str, seed: int = 1) -> tuple[list[str], list[str], Injection]:
+    """pandoc's lines before and after planting one ``kind``, and the injection."""
+    original = build_docx("".join(body))
+    out, injections, missed = inject(original, random.Random(seed), kinds=(kind,))
+    assert missed == [] and [i.kind for i in injections] == [kind]
+    (tmp_path / "before.docx").write_bytes(original)
+    (tmp_path / "after.docx").write_bytes(out)
+    assert read_document(out).paragraphs  # our reader still opens it too
+    return pandoc_text(tmp_path / "before.docx"), pandoc_text(tmp_path / "after.docx"), injections[0]
+
+
+@pytest.mark.parametrize(("kind", "text", "expected"), [
+    ("blank", PAY, {PAY[:-1] + f + "." for f in BLANKS}),
+    ("drafting_note", PAY, {f"{PAY} {n}" for n in NOTES}),
+    ("words_digits", NOTICE, {NOTICE.replace("thirty (30)", "thirty (60)")}),
+    ("unpaired", COST, {COST.replace("cost)", "cost")}),
+    ("repeated_word", SITE, {SITE.replace("to each", "to to each")}),
+])
+def test_an_injector_edits_one_sentence_exactly(tmp_path, kind, text, expected):
+    before, after, injection = _injected(tmp_path, [para(text)], kind)
+    assert before == [text] and len(after) == 1 and after[0] in expected
+    assert injection.paragraphs == (0,) and injection.span is not None
+    planted = after[0][slice(*injection.span)]
+    if kind == "unpaired":  # the span runs on to the next ")" (here none: the paragraph's end)
+        assert planted.startswith(injection.change) and planted.endswith("safely.")
+    else:
+        assert planted == injection.change
+
+
+def test_words_digits_writes_a_pair_into_a_contract_without_one(tmp_path):
+    _, after, injection = _injected(tmp_path, [para(DELIVER)], "words_digits")
+    m = re.fullmatch(re.escape(DELIVER[:-1]) + r", and in any event within ([a-z]+) \((\d+)\) days\.", after[0])
+    assert m and int(m.group(2)) == 2 * words_value([m.group(1)]) and injection.path == "inserted"
+    assert after[0][slice(*injection.span)] == f"{m.group(1)} ({m.group(2)})"
+
+
+def test_missing_reference_points_a_resolved_reference_past_the_last_section(tmp_path):
+    before, after, injection = _injected(tmp_path, [para(t) for t in SECTIONS], "missing_reference")
+    assert after == [*before[:2], SECTIONS[2].replace("Section 2", "Section 4")]
+    assert injection.paragraphs == (2,) and after[2][slice(*injection.span)] == "Section 4"
+
+
+def test_undefined_term_removes_the_defining_parenthetical(tmp_path):
+    _, after, injection = _injected(tmp_path, [para(PARTIES), para(USES)], "undefined_term")
+    assert after == [PARTIES.replace(' (the "Customer")', ""), USES]
+    assert injection.name == "Customer" and injection.paragraphs == ()
+
+
+def test_undefined_term_removes_a_means_paragraph_that_holds_nothing_else(tmp_path):
+    body = [para('"Fees" means the amounts set out in the order form.'), para("The Customer shall pay the Fees.")]
+    _, after, injection = _injected(tmp_path, body, "undefined_term")
+    assert after == ["The Customer shall pay the Fees."] and injection.name == "Fees"
+
+
+def test_numbering_gap_deletes_a_middle_clause(tmp_path):
+    before, after, injection = _injected(tmp_path, [para(t) for t in NUMBERED], "numbering_gap")
+    gone = next(i for i in (1, 2) if before[i] not in after)
+    assert after == before[:gone] + before[gone + 1:]
+    assert [after[i][:2] for i in injection.paragraphs] == [f"{gone + 2}.", f"{gone}."]  # after the gap, before it
+
+
+def test_empty_attachment_keeps_the_heading_of_a_cited_exhibit(tmp_path):
+    before, after, injection = _injected(tmp_path, EXHIBIT, "empty_attachment")
+    assert after == before[:3] and injection.paragraphs == (2,) and injection.name == "EXHIBIT A"
+
+
+def test_one_copy_holds_every_kind_apart_and_the_same_seed_plants_the_same(tmp_path, written_files):
+    body = [para("SERVICES AGREEMENT", "Heading1"), para(PARTIES), *[para(t) for t in NUMBERED], para(SECTIONS[2]),
+            para(NOTICE), para(COST), para(SITE), para(PAY), para(DELIVER), para(USES), *EXHIBIT]
+    original = build_docx("".join(body))
+    out, injections, missed = inject(original, random.Random(3))
+    assert sorted(i.kind for i in injections) == sorted(INJECTORS) and missed == []
+    edited = [i.paragraphs[0] for i in injections if i.span is not None]
+    assert len(edited) == len(set(edited)) == 6
+    assert inject(original, random.Random(3))[0] == out
+    assert any(written == out for _, written in written_files.pairs)  # held to the validator after the test
+    (tmp_path / "all.docx").write_bytes(out)
+    assert len(pandoc_text(tmp_path / "all.docx")) == len(body) - 1 - 2  # a clause and the exhibit's body gone
+
+
+@pytest.mark.slow
+def test_a_file_with_every_kind_opens_in_libreoffice(tmp_path):
+    body = [para(PARTIES), *[para(t) for t in NUMBERED], para(NOTICE), para(COST), para(PAY), para(USES), *EXHIBIT]
+    out, _, _ = inject(build_docx("".join(body)), random.Random(5))
+    (tmp_path / "all.docx").write_bytes(out)
+    assert opens(tmp_path / "all.docx")
+
+
+def test_number_words_are_read_by_the_harness_itself():
+    assert words_value(["one", "hundred", "twenty"]) == 120 and words_value(["forty", "five"]) == 45
+    assert words_value(["within", "thirty"]) is None
+    text = 'within ninety ("90") days, one hundred twenty (120) days, thirty (60) days, forty-five (45) days'
+    assert [text[a:z] for a, _, _, z in number_pairs(text)] == ['ninety ("90")', "one hundred twenty (120)",
+                                                                "forty-five (45)"]
+
+
+def _suggestion(anchor: str, kind: str, quote: str, occurrence: int = 1) -> Suggestion:
+    return Suggestion(id=f"{anchor}{kind}{quote}", anchor=anchor, kind=Kind.COMMENT, rule_key=f"hygiene.{kind}",
+                      rule_title="", category="drafting_x", severity="minor", quote=quote, comment="",
+                      occurrence=occurrence, source="hygiene")
+
+
+def test_the_grader_credits_only_the_place_the_rules_name():
+    text = "Fees are due on the date, dated as of ____________, 20__, and the date is final."
+    paragraphs = read_document(build_docx(para(text) + para("The other paragraph."))).paragraphs
+    here, there = paragraphs[0].anchor, paragraphs[1].anchor
+    start = text.index("dated")
+    blank = Injection("blank", (0,), (start, start + len("dated as of ____________, 20__")), None, "")
+    assert recalled(blank, [_suggestion(here, "blank", "____________")], paragraphs)
+    assert not recalled(blank, [_suggestion(here, "blank", "the date", occurrence=1)], paragraphs)  # before it
+    assert not recalled(blank, [_suggestion(here, "blank", "the date", occurrence=3)], paragraphs)  # after it
+    assert not recalled(blank, [_suggestion(there, "blank", "other")], paragraphs)
+    assert not recalled(blank, [_suggestion(here, "drafting_note", "____________")], paragraphs)
+    gap = Injection("numbering_gap", (1, 0), None, None, "")
+    assert recalled(gap, [_suggestion(here, "numbering_gap", "Fees")], paragraphs)
+    term = Injection("undefined_term", (), None, "Customer", "")
+    assert recalled(term, [_suggestion(there, "undefined_term", "Customers")], paragraphs)
+    assert not recalled(term, [_suggestion(there, "undefined_term", "Customer Data")], paragraphs)
+    assert names("as set out in Exhibit B", "EXHIBIT B") and not names("Exhibit BB", "Exhibit B")
+
+
+def test_evaluate_on_one_slice_contract_counts_plants_and_untouched_findings():
+    figures = evaluate(SLICE, ids=["c0001"], seed=2)
+    out = figures.to_dict()
+    assert out["contracts"] == 1 and out["all"]["injected"] == sum(figures.injected.values()) >= 8
+    assert set(out["recall"]) == set(INJECTORS) and out["timing"]["median_ms_per_contract"] is not None
+    assert len(out["misses"]) == out["all"]["injected"] - out["all"]["recalled"]
+    sample = figures.sample(3)
+    assert len(sample) == min(3, len(figures.findings)) and all(s["rating"] == "" for s in sample)
+
+
+def test_hygiene_eval_on_the_command_line(tmp_path):
+    out = tmp_path / "sample.json"
+    done = subprocess.run([sys.executable, "-m", "redline", "hygiene-eval", "--data", str(SLICE), "--contracts", "1",
+                           "--sample", "2", "--sample-out", str(out)], capture_output=True, text=True, timeout=300,
+                          cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert "recall" in done.stdout and "numbering_gap" in done.stdout and "per 100 pages" in done.stdout
+    assert isinstance(json.loads(out.read_text()), list)
+    bad = subprocess.run([sys.executable, "-m", "redline", "hygiene-eval", "--data", str(tmp_path)],
+                         capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert bad.returncode == 2 and bad.stderr.strip().startswith("error: bad_data")
+    assert len(bad.stderr.strip().splitlines()) == 1

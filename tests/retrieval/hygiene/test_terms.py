@@ -1,0 +1,195 @@
+"""Defined-term hygiene (issue #27): a capitalised term used but never defined (the "SSS" of the issue), a term
+defined but never used, defined twice with different meanings, written in the wrong case, and one party called
+by two names; and the capitalised words a careful associate would not flag (headings, places, statutes, company
+names, words opening a sentence, passages in capitals, terms taken from another agreement)."""
+
+from __future__ import annotations
+
+import pytest
+
+from redline.retrieval.graph import ContractGraph
+from redline.retrieval.hygiene import terms
+
+# A short distribution agreement as it comes out of an EDGAR filing, every term defined and used.
+CONTRACT = """DISTRIBUTION AGREEMENT
+
+This Distribution Agreement (this "Agreement") is made on 1 March 2021 between Acme Widgets, Inc., a Delaware \
+corporation ("Supplier"), and Beta Trading LLC, a New York limited liability company ("Distributor").
+
+1. Definitions
+
+1.1 "Products" means the widgets listed in Schedule A.
+
+1.2 "Territory" means the United States of America.
+
+1.3 "Confidential Information" means all non-public information disclosed by a party under this Agreement.
+
+1.4 "Marketing Plan" means the annual plan for promoting the Products in the Territory.
+
+2. Appointment
+
+2.1 Supplier appoints Distributor as its exclusive distributor of the Products in the Territory.
+
+2.2 Distributor shall promote the Products in accordance with the Marketing Plan and shall not sell the Products \
+outside the Territory.
+
+2.3 Distributor shall buy the Products only from Supplier, and Supplier shall fill each order Distributor places.
+
+3. Marketing
+
+3.1 Distributor shall deliver the Marketing Plan to Supplier each year. Supplier may comment on the Marketing Plan \
+within thirty (30) days after it receives the Marketing Plan.
+
+4. Confidentiality
+
+4.1 Each party shall keep the Confidential Information of the other party secret and shall use such Confidential \
+Information only to perform this Agreement.
+
+5. Term
+
+5.1 This Agreement continues for three (3) years. Either party may end it on ninety (90) days' notice to the other.
+
+6. General
+
+6.1 THE PRODUCTS ARE SOLD AS IS AND SUPPLIER MAKES NO OTHER WARRANTY OF ANY KIND, EXPRESS OR IMPLIED.
+
+6.2 This Agreement is governed by the laws of the State of New York, and the Uniform Commercial Code applies to \
+every sale of Products under it.
+"""
+
+
+def _check(text: str) -> list:
+    graph = ContractGraph.from_text(text)
+    findings = terms.check(graph)
+    for f in findings:  # every quote is where the finding says it is
+        assert graph.blocks[f.block].text[f.start:f.start + len(f.quote)] == f.quote
+        assert f.anchor == graph.blocks[f.block].anchor
+    return findings
+
+
+def _found(text: str) -> list[tuple[str, str, str]]:
+    return [(f.kind, f.quote, f.message) for f in _check(text)]
+
+
+def test_a_clean_contract_has_no_findings():
+    # headings, "Schedule A", "United States of America", "State of New York", "Acme Widgets, Inc.", the
+    # Uniform Commercial Code, months and the passage in capitals are not undefined terms
+    assert _found(CONTRACT) == []
+
+
+# -- undefined terms --------------------------------------------------------------------------------------------
+def test_the_sss_of_the_issue_is_used_but_never_defined():
+    text = CONTRACT.replace("4. Confidentiality", "3.2 Distributor shall maintain the SSS at its own cost. Supplier may "
+                            "audit such SSS at any time.\n\n4. Confidentiality")
+    assert _found(text) == [("undefined_term", "SSS", "'SSS' is used in §3.2 but never defined")]
+
+
+def test_an_acronym_explained_in_brackets_or_well_known_is_not_reported():
+    text = CONTRACT.replace("4. Confidentiality", "3.2 Distributor shall maintain its sales support system (SSS) and "
+                            "shall file with the FDA. Supplier may audit such SSS at any time, and the FDA may too.\n\n"
+                            "4. Confidentiality")
+    assert _found(text) == []
+
+
+def test_a_capitalised_phrase_used_as_a_defined_term_but_never_defined():
+    text = CONTRACT.replace("6. General", "5.2 Distributor shall follow the Launch Plan. When the Launch Plan ends, "
+                            "Supplier may appoint other distributors.\n\n6. General")
+    assert _found(text) == [("undefined_term", "Launch Plan", "'Launch Plan' is used in §5.2 but never defined")]
+
+
+def test_a_phrase_used_once_or_defined_elsewhere_or_by_another_agreement_is_not_reported():
+    once = CONTRACT.replace("6.2 This Agreement", "6.3 Distributor shall follow the Brand Guidelines.\n\n6.2 This Agreement")
+    assert _found(once) == []  # one use is too little evidence
+    explained = CONTRACT.replace("6.2 This Agreement", "6.3 Distributor shall follow the Brand Guidelines (as defined in "
+                                 "the Trademark Licence) and keep the Brand Guidelines at hand.\n\n6.2 This Agreement")
+    assert _found(explained) == []
+    incorporated = CONTRACT.replace("1. Definitions\n", "1. Definitions\n\nCapitalized terms used but not defined herein "
+                                    "have the meanings given in the Master Supply Agreement.\n") + (
+        "\n6.3 Distributor shall follow the Brand Guidelines and keep the Brand Guidelines at hand.\n")
+    assert _found(incorporated) == []
+
+
+def test_sentence_openers_headings_and_institutions_are_not_undefined_terms():
+    text = CONTRACT.replace("6.2 This Agreement", "6.3 Compliance. Each party shall comply with the rules of the "
+                            "Federal Trade Commission and the Securities Exchange Act of 1934. Notices go to the "
+                            "Chief Executive Officer of the Supplier, who reports to the Board of Directors.\n\n"
+                            "6.2 This Agreement")
+    assert _found(text) == []
+
+
+# -- deleting a definition that is used: the injected defect -----------------------------------------------------
+@pytest.mark.parametrize(("definition", "term", "where"), [
+    ('1.4 "Marketing Plan" means the annual plan for promoting the Products in the Territory.\n', "Marketing Plan", "§2.2"),
+    ('1.2 "Territory" means the United States of America.\n', "Territory", "§1.4"),
+    ('1.3 "Confidential Information" means all non-public information disclosed by a party under this Agreement.\n',
+     "Confidential Information", "§4.1"),
+])
+def test_deleting_a_used_definition_leaves_its_term_undefined(definition, term, where):
+    assert definition in CONTRACT
+    found = _found(CONTRACT.replace(definition, ""))
+    assert ("undefined_term", term, f"'{term}' is used in {where} but never defined") in found
+
+
+def test_deleting_a_party_definition_leaves_its_name_undefined():
+    found = _found(CONTRACT.replace(' ("Distributor")', ""))
+    assert ("undefined_term", "Distributor", "'Distributor' is used in §2.1 but never defined") in found
+
+
+# -- defined but never used -------------------------------------------------------------------------------------
+def test_a_definition_never_used_again():
+    text = CONTRACT.replace("1.4 ", '1.5 "Business Day" means a day on which banks are open in New York.\n\n1.4 ')
+    assert _found(text) == [("unused_definition", "Business Day", "'Business Day' is defined in §1.5 but never used")]
+
+
+def test_a_definition_used_in_another_form_is_used():
+    # "Products" used only as "Product", "Territory" only as "Territory-wide": both are uses
+    text = (CONTRACT.replace("of the Products in the Territory.", "of each Product on a Territory-wide basis.")
+            .replace("promote the Products in accordance", "promote each Product in accordance")
+            .replace("shall not sell the Products outside the Territory", "shall not sell any Product elsewhere")
+            .replace("for promoting the Products in the Territory", "for promoting each Product Territory-wide")
+            .replace("every sale of Products under it", "every sale under it"))
+    assert _found(text) == []
+
+
+# -- defined twice with different meanings ---------------------------------------------------------------------
+def test_a_term_defined_again_with_another_meaning():
+    text = CONTRACT.replace("6. General", '5.2 Distributor may also sell the Products in Canada (the "Territory").\n\n'
+                            "6. General")
+    assert _found(text) == [("conflicting_definition", "Territory",
+                             "'Territory' is defined in §1.2 and again, differently, in §5.2")]
+
+
+def test_a_pointer_to_the_definition_or_an_alias_is_no_conflict():
+    text = (CONTRACT.replace('"Products" means', '"Product" or "Products" means')
+            .replace("1.4 ", '1.5 "Effective Date" has the meaning given in the preamble.\n\n1.4 ')
+            .replace("is made on 1 March 2021", 'is made on 1 March 2021 (the "Effective Date")')
+            .replace("continues for three (3) years.", "continues for three (3) years from the Effective Date."))
+    assert _found(text) == []
+
+
+# -- the same term in the other case ----------------------------------------------------------------------------
+def test_a_defined_term_written_in_the_other_case():
+    text = CONTRACT.replace("use such Confidential Information only", "use such Confidential information only")
+    assert _found(text) == [("term_case", "Confidential information",
+                             "'Confidential information' in §4.1 should read 'Confidential Information', as defined in §1.3")]
+
+
+def test_plain_lower_case_capitals_or_a_slip_in_of_are_not_case_errors():
+    text = (CONTRACT.replace("3. Marketing", "3. MARKETING PLAN")
+            .replace("keep the Confidential Information", "keep the confidential information")
+            .replace("1.4 ", '1.5 "Right of First Refusal" means the right in Section 5.\n\n1.4 ')
+            .replace("on ninety (90) days' notice", "on ninety (90) days' notice, subject to the Right Of First Refusal"))
+    assert _found(text) == []
+
+
+# -- one party, two names ---------------------------------------------------------------------------------------
+def test_the_distributor_later_called_the_reseller():
+    text = CONTRACT.replace("6. General", "5.2 The Reseller shall keep records. The Reseller shall report monthly, and "
+                            "the Reseller shall allow audits. Supplier may inspect the Reseller at any time.\n\n6. General")
+    assert _found(text) == [("party_names", "Reseller", "'Reseller' in §5.2 seems to name the party defined as "
+                             "'Distributor' in the opening paragraphs: one party, two names")]
+
+
+def test_another_role_word_used_once_is_not_a_second_name():
+    text = CONTRACT.replace("6. General", "5.2 The Reseller shall keep records.\n\n6. General")
+    assert _found(text) == []
