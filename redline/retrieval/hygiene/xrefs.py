@@ -1,9 +1,9 @@
 """Cross-references that lead nowhere: "section II above" with no section II, an exhibit attached empty.
 
-An unresolved reference is only a *candidate*: outlines read from PDF text miss headings ("CONFIDENTIAL 1.3
-"GMP" means…"), so a number counts as present wherever it stands in label position. Reported is a target with
-no trace in the contract, never one outside it: a statute ("Section 409A of the Code"), another instrument ("…
-6.10 of the Separation Agreement", "Appendix A to the TAA"), the filing's "Exhibit 10.3", what an amendment amends. Exhibits a filing left out are *one* finding, none when it says they were omitted. A heading
+An unresolved reference is only a *candidate*: outlines read from PDF text miss headings, so a number counts as
+present wherever it stands in label position. Never reported: a statute ("Section 409A of the Code"), another
+instrument ("6.10 of the Separation Agreement", "Appendix A to the TAA"), the filing's "Exhibit 10.3", what an
+amendment amends. Exhibits a filing left out are *one* finding, none when it says they were omitted. A heading
 over nothing or "[to be attached]" is empty; "[Intentionally omitted]", "None", "[***]" and pictures are not.
 """
 
@@ -101,12 +101,13 @@ class Inventory:
                 if _filing_exhibit(*key):
                     continue
                 first = text[m.end():].split(None, 1)[:1]  # "Exhibit A sets forth…" is a sentence, not a heading
-                sentence = bool(first) and first[0][0].islower() and first[0] not in ("to", "of")
-                if m.start() == 0 and not sentence and block.index not in inv.headings.get(key, []):
+                sentence, start = bool(first) and first[0][0].islower() and first[0] not in ("to", "of"), (
+                    m.start() == 0 or bool(re.fullmatch(r"\s*(?:Page\s+)?\d{1,3}\s*", text[:m.start()])))  # "9 Annex A"
+                if start and not sentence and block.index not in inv.headings.get(key, []):
                     inv.headings.setdefault(key, []).append(block.index)
                 cited = (w := text[:m.start()].rstrip(" ,").split()) and _CITING_RE.fullmatch(w[-1])
                 alone = len(text) <= 80 or not text[m.end():].strip() or m.group(1).isupper()
-                if m.start() == 0 or (alone and not cited):
+                if start or (alone and not cited):
                     inv.mentioned.add(key)  # "… May 3, 2016 EXHIBIT A LICENSE FEES": a heading run into a line
         return inv
 
@@ -132,8 +133,8 @@ def _parse_number(token: str) -> tuple[str, ...] | int | None:
 
 
 def _label_position(text: str, m: re.Match[str]) -> bool:
-    """Whether a number stands where a clause label does, not in a citation ("under Section 4.3"): at a line
-    start, after a sentence, a wide gap, a running header or a run-in caption ("3. LICENSES 3.1 License")."""
+    """Whether a number stands where a clause label does (a line start, after a sentence, a gap, a running
+    header or a run-in caption "3. LICENSES 3.1"), not in a citation ("under Section 4.3")."""
     number, before, after = m.group(1), text[:m.start()], text[m.end():]
     stripped = before.rstrip()
     if number.isalpha() and m.group(0).startswith(number):  # a bare roman numeral: "II." opening a line only
@@ -210,8 +211,8 @@ def _missing_target(graph: ContractGraph, inv: Inventory, ref: Reference, known_
 
 
 def _missing_part(graph: ContractGraph, inv: Inventory, ref: Reference, base: str, parts: list[str]) -> bool:
-    """"Section 7(d)" where 7 exists: missing if no "(d)" is labelled or written under 7 however nested (in 7's or
-    the citing top-level section, or after a label "7"). A clause redacted from a filing ("[***]"): not judged."""
+    """"Section 7(d)" where 7 exists: missing if no "(d)" is written under 7, in the citing section or after a
+    label "7", however nested. A clause redacted from a filing ("[***]"): not judged."""
     target = graph.section(ref.target) if ref.target else None
     if target is None or not parts:
         return False
@@ -230,8 +231,8 @@ def _missing_part(graph: ContractGraph, inv: Inventory, ref: Reference, base: st
 
 
 def _token_near(graph: ContractGraph, inv: Inventory, ref: Reference, token: str) -> bool:
-    """Whether "(iii)" is written where the reference sends the reader: in the top-level section that cites
-    it ("clause (iii) above"; anywhere from the preamble), or after a label "5.4" ("(b) of Section 5.4")."""
+    """Whether "(iii)" is written where the reference sends the reader: in the citing top-level section (from
+    the preamble, anywhere) or after a label "5.4" ("(b) of Section 5.4")."""
     spans = [(r.start, r.end) for r in graph.references]
     if _written_in(graph.text, token, *_top_range(graph, ref.source), spans):
         return True
@@ -265,8 +266,7 @@ def _outside(graph: ContractGraph, ref: Reference) -> bool:
 
 
 def _amends_another(graph: ContractGraph) -> bool:
-    """An amendment cites the sections of the agreement it amends, a swap confirmation those of the master
-    agreement it forms part of; neither is in the document."""
+    """An amendment cites the sections it amends, a swap confirmation its master agreement's: not in here."""
     text = graph.text
     if any(_AMENDMENT_TITLE_RE.match(b.text) for b in graph.blocks[:4]) or (
             ("ISDA" in text or "aster Agreement" in text) and _PART_OF_RE.search(text)):
@@ -351,17 +351,17 @@ def _empty(graph: ContractGraph, inv: Inventory, cited: dict[tuple[str, str], li
                and not _content(graph, n + 1, starts) for n in blocks):
             continue  # a list of attachments ("Exhibit A – Products", "Exhibit B – Prices"), not one of them
         heading = graph.blocks[blocks[-1]]
-        m = _ATTACHMENT_RE.match(heading.text)
+        m = _ATTACHMENT_RE.search(heading.text, 0, 40)  # at the start, or behind a page number
         out.append(Finding("empty_attachment", heading.index, heading.anchor, m.group(0) if m else heading.text,
                            f"{key[0].capitalize()} {key[1]} is referenced in {where(graph, refs[0].source)} "
-                           f"but is attached empty.", start=0))
+                           f"but is attached empty.", start=m.start() if m else 0))
     return out
 
 
 def _content(graph: ContractGraph, start: int, starts: list[int]) -> bool:
     """Whether the attachment headed at ``start`` holds anything: text, a table, or a deliberate "None"."""
     end = next((s for s in starts if s > start), len(graph.blocks))
-    m = _ATTACHMENT_RE.match(graph.blocks[start].text)
+    m = _ATTACHMENT_RE.search(graph.blocks[start].text, 0, 40)  # at the start, or behind a page number
     lines = [graph.blocks[start].text[m.end():] if m else ""]
     lines += [graph.blocks[i].text for i in range(start + 1, end)  # a redacted exhibit's "[***]" is furniture
               if graph.roles[i] is Role.BODY or re.fullmatch(r"[\s\[\]*]+", graph.blocks[i].text)]

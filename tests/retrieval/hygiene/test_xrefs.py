@@ -151,6 +151,15 @@ def test_an_appendix_of_another_instrument_known_by_its_initials_is_not_missing_
     assert _messages(own) == ["Appendix A is referenced in §3 but is not attached to the contract."]
 
 
+def test_an_annex_heading_behind_a_page_number_is_attached():
+    """Rated WRONG (docs/review-ratings/hygiene-round1.json, c0265): "9 Annex A THIS WARRANT …" is the annex,
+    its heading run in behind the page number of the filing's text."""
+    payment = "The Company shall issue warrants in the form attached hereto as Annex A."
+    annex = "\n\n9 Annex A THIS WARRANT AND THE SHARES ISSUABLE HEREUNDER HAVE NOT BEEN REGISTERED.\n"
+    assert _messages(payment, annex) == []
+    assert _messages(payment) == ["Annex A is referenced in §3 but is not attached to the contract."]  # control
+
+
 def test_an_amendment_cites_the_sections_it_amends():
     text = """FIRST AMENDMENT TO SUPPLY AGREEMENT
 
