@@ -15,17 +15,12 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ..graph import ContractGraph
-from ..headings import caption
 from ..labels import roman_to_int
-from ..layout import Role
 from ..references import Reference, normalise_number, split_ident
+from .attachments import ATTACHMENT_RE, ATTACHMENT_WORDS, empty_attachments
 from .finding import Finding
 from .numbering import run_of, where
 
-ATTACHMENT_WORDS = ("exhibit", "schedule", "annex", "appendix", "attachment")
-_ATTACHMENT_RE = re.compile(
-    r"(?<![\w])(EXHIBIT|Exhibit|SCHEDULE|Schedule|ANNEX|Annex|APPENDIX|Appendix|ATTACHMENT|Attachment)\s+"
-    r"[\"“]?([A-Z](?:-\d{1,2})?|\d{1,2}(?:\.\d{1,2})*|[IVX]{1,5}(?:-[A-Z])?)[\"”]?(?![\w'’])")
 # A number where a clause label could stand ("4.4Taxes." too); _label_position judges what precedes it.
 _NUMBER_RE = re.compile(r"(?<![\w.$§/-])(?:(?:SECTION|Section|ARTICLE|Article|CLAUSE|Clause|§)\s*)?"
                         r"(\d{1,3}(?:\.\d{1,3})*|[IVXL]{1,6})(?:\.(?!\d))?(?![a-z\d_-])")
@@ -51,14 +46,6 @@ _EXTERNAL_RE = re.compile(
 _OMITTED_RE = re.compile(r"\b(?:omitted|not\s+(?:been\s+)?(?:included|filed|attached)|filed\s+separately"
                          r"|furnished\s+supplementally|separately\s+annexed|available\s+upon)\b", re.IGNORECASE)
 _ATTACHMENT_WORD_RE = re.compile(r"\b(?:exhibit|schedule|annex|appendi(?:x|ces)|attachment)", re.IGNORECASE)
-_PLACEHOLDER_RE = re.compile(
-    r"^[\s\[(]*(?:to\s+(?:be|come)\b[^\])]*|tbd|tba|t\.b\.d\.?|pending|placeholder|form\s+(?:follows|to\s+follow)"
-    r"|(?:please\s+)?insert\b[^\])]*|[^.]{0,60}\bto\s+be\s+(?:attached|provided|furnished|supplied|agreed|completed"
-    r"|determined|inserted|added|developed|prepared|finali[sz]ed|mutually\s+agreed)\b[^.]{0,80}"
-    r"|_{2,}|\.{3,}|…|\[\s*\]|\s*)[\s\])]*\.?\s*$", re.IGNORECASE)
-_DELIBERATE_RE = re.compile(r"intentionally|omitted|reserved|^\W*none\W*$|\*|not\s+applicable|^\W*n/?a\W*$", re.I)
-_PICTURES_RE = re.compile(r"\b(?:marks?|logos?|drawings?|renderings?|charts?|diagrams?|maps?|photo(?:graph)?s?"
-                          r"|images?|artwork|pictures?|site\s+plan)\b", re.IGNORECASE)
 _AMENDMENT_TITLE_RE = re.compile(
     r"^\W*(?:exhibit\s+[\d.]+\s+)?(?:(?:first|second|third|fourth|fifth|sixth|\w+\s+and\s+restated|\d+(?:st|nd|rd|th))"
     r"\s+)?amendment\b(?!\s+(?:of|to)\s+(?:the\s+)?(?:registration|articles|certificate))", re.IGNORECASE)
@@ -96,7 +83,7 @@ class Inventory:
             for m in _NUMBER_RE.finditer(text):
                 if _label_position(text, m) and (parts := inv.add(m.group(1))):
                     inv.where.setdefault(".".join(parts), []).append(block.start + m.start())
-            for m in _ATTACHMENT_RE.finditer(text):
+            for m in ATTACHMENT_RE.finditer(text):
                 key = (m.group(1).lower(), m.group(2).upper())
                 if _filing_exhibit(*key):
                     continue
@@ -281,7 +268,7 @@ def _attachments(graph: ContractGraph, inv: Inventory) -> list[Finding]:
     for ref in graph.references:
         if (key := _attachment_key(graph, ref)) is not None:
             cited.setdefault(key, []).append(ref)
-    out = _empty(graph, inv, cited)
+    out = empty_attachments(graph, inv.headings, cited)
     attached = {(w, i.split("-")[0]) for w, i in inv.headings} | set(inv.headings) | inv.mentioned  # B-1 is B
     absent: dict[tuple[str, str], list[Reference]] = {}
     for key, refs in cited.items():
@@ -337,48 +324,6 @@ def _attachment_key(graph: ContractGraph, ref: Reference) -> tuple[str, str] | N
             r"\s*(?:to|of)\s+this\b", after)):
         return None
     return ("appendix" if kind.lower() == "appendi" else kind.lower(), ident)
-
-
-def _empty(graph: ContractGraph, inv: Inventory, cited: dict[tuple[str, str], list[Reference]]) -> list[Finding]:
-    """Referenced attachments whose every heading stands over nothing but blanks or "[to be attached]"."""
-    starts = sorted({b for blocks in inv.headings.values() for b in blocks})
-    out = []
-    for key, blocks in inv.headings.items():
-        refs = cited.get(key) or next((r for k, r in cited.items() if k[1] == key[1]), None)
-        if not refs or any(_content(graph, b, starts) for b in blocks):
-            continue
-        if any(n - 1 in starts and n + 1 in starts and not _content(graph, n - 1, starts)
-               and not _content(graph, n + 1, starts) for n in blocks):
-            continue  # a list of attachments ("Exhibit A – Products", "Exhibit B – Prices"), not one of them
-        heading = graph.blocks[blocks[-1]]
-        m = _ATTACHMENT_RE.search(heading.text, 0, 40)  # at the start, or behind a page number
-        out.append(Finding("empty_attachment", heading.index, heading.anchor, m.group(0) if m else heading.text,
-                           f"{key[0].capitalize()} {key[1]} is referenced in {where(graph, refs[0].source)} "
-                           f"but is attached empty.", start=m.start() if m else 0))
-    return out
-
-
-def _content(graph: ContractGraph, start: int, starts: list[int]) -> bool:
-    """Whether the attachment headed at ``start`` holds anything: text, a table, or a deliberate "None"."""
-    end = next((s for s in starts if s > start), len(graph.blocks))
-    m = _ATTACHMENT_RE.search(graph.blocks[start].text, 0, 40)  # at the start, or behind a page number
-    lines = [graph.blocks[start].text[m.end():] if m else ""]
-    lines += [graph.blocks[i].text for i in range(start + 1, end)  # a redacted exhibit's "[***]" is furniture
-              if graph.roles[i] is Role.BODY or re.fullmatch(r"[\s\[\]*]+", graph.blocks[i].text)]
-    captions = 0
-    for line in lines:
-        line = line.strip(" .:-–—")
-        if not line or _PLACEHOLDER_RE.match(line):
-            continue
-        if _DELIBERATE_RE.search(line):
-            return True
-        if captions < 2 and len(line.split()) <= 10 and (line.isupper() or caption(line) == line.rstrip(".")):
-            if _PICTURES_RE.search(line):
-                return True  # "TEAM MARKS", "FLOW CHARTS": pictures, which have no text
-            captions += 1  # "MARKETING PLAN": the attachment's title, not its content
-            continue
-        return True
-    return False
 
 
 def _filing_exhibit(word: str, ident: str) -> bool:

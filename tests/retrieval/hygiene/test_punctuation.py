@@ -46,6 +46,18 @@ def test_unpaired_marks(text, quote):
     assert (kind, found) == ("unpaired", quote)
 
 
+def test_the_quote_left_open_is_the_one_reported_when_the_same_words_are_closed_earlier():
+    """Rated WRONG in docs/review-ratings/hygiene-round1.json (c0094), where only the words were shown: the
+    first "additional supported processor." is closed, the last, at the clause's end, is not, and that is where
+    the finding stands (its ``start``, hence the suggestion's occurrence 2)."""
+    clause = ('The runtime license fee CAP in Exhibit C shall be increased by 25% for each "additional supported '
+              'processor." D2 and LICENSEE agree to negotiate in good faith reasonable incremental runtime license '
+              'fees for Licensed Technology used in such "additional supported processor.')
+    [finding] = _check(clause)
+    assert (finding.kind, finding.quote) == ("unpaired", '"additional supported processor.')
+    assert finding.start == clause.rindex('"additional supported processor.') != clause.index('"additional')
+
+
 def test_message_says_which_mark_and_which_way():
     [f] = _check("Each party (a \"Representing Party\" represents and warrants to the other party.")
     assert f.message == ("An opening parenthesis in '(a \"Representing Party\" represents and warrants' is never closed "

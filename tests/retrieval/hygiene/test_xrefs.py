@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape
 
+import pytest
+
 from redline.ooxml.paragraphs import read_document
 from redline.retrieval.graph import ContractGraph
 from redline.retrieval.hygiene import xrefs
@@ -205,6 +207,23 @@ MARKETING PLAN
     findings = _check(_SHORT.format(payment=payment, tail=tail))
     assert [(f.kind, f.quote, f.message) for f in findings] == [
         ("empty_attachment", "EXHIBIT C", "Exhibit C is referenced in §3 but is attached empty.")]
+
+
+@pytest.mark.parametrize(("payment", "name", "when"), [
+    # c0393 (rated WRONG when the comment only said "attached empty": §3.9 provides for the plan later)
+    ("The initial Plan will be established by the parties written ninety (90) days following the effective date of "
+     "this Agreement and incorporated by reference into this Agreement as a new Exhibit C to this Agreement.",
+     "Exhibit C", "ninety (90) days following the effective date of this Agreement"),
+    # c0094 (the same, for the acceptance specification of §4)
+    ("The acceptance specification shall be completed no later than 90 days after the effective date of this "
+     "Agreement and shall be attached to this agreement as Exhibit C.",
+     "Exhibit C", "no later than 90 days after the effective date of this Agreement"),
+])
+def test_an_attachment_the_contract_says_comes_later_is_reported_as_such(payment, name, when):
+    tail = "\nEXHIBIT C\n\nSALES AND MARKETING PLANS\n"
+    assert _messages(payment, tail) == [
+        f"{name} is attached empty. §3 provides for it to be agreed and added later ({when}); until it is, what "
+        "depends on it has no agreed content."]
 
 
 def test_to_be_attached_is_empty_and_intentionally_omitted_is_not():
