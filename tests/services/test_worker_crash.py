@@ -10,12 +10,13 @@ guard against a hang; ``scripts/faults --only worker --lease 30`` measures it (t
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import datetime
 
 import httpx
@@ -36,6 +37,25 @@ HANG_S = 180  # a hang guard, not a figure: resumption takes a lease (30 s) and 
 TERMINAL = {"done", "error", "cancelled"}
 RECEIVED = re.compile(r"Task redline\.run_job\[([0-9a-f-]+)\] received")
 REAPED = re.compile(r"resuming \d+ job\(s\) whose worker went away: \[([\d, ]+)\]")  # redline.services.reaper
+
+
+@pytest.fixture
+def reaped_here() -> Iterator[list[str]]:
+    """What the reaper logs in this process (its in-process loop), read off the reaper's own logger: starting the
+    ASGI server runs ``django.setup()`` again, whose logging config replaces the root's handlers, pytest's caplog
+    handler with them."""
+    lines: list[str] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            lines.append(record.getMessage())
+
+    keep, reaper = Keep(), logging.getLogger("redline.services.reaper")
+    reaper.addHandler(keep)
+    try:
+        yield lines
+    finally:
+        reaper.removeHandler(keep)
 
 
 def _slow_model(body: dict) -> object:
@@ -151,7 +171,7 @@ def _assert_resumed_exactly_once(run: AnalysisRun, frames: list[tuple[str, dict]
 
 
 @pytest.mark.usefixtures("require_postgres")
-def test_killed_worker_restarted_resumes_the_run_exactly_once(alice, review, record_property, caplog):
+def test_killed_worker_restarted_resumes_the_run_exactly_once(alice, review, record_property, reaped_here):
     env, data = review
     first = CeleryWorker(env, name="crashy").start()
     try:
@@ -172,12 +192,12 @@ def test_killed_worker_restarted_resumes_the_run_exactly_once(alice, review, rec
     finally:
         first.stop()
     figure = _measured(run, killed_at, lease_end, ended_s, "restarted worker", record_property)
-    _assert_the_reaper_resumed_it(run.job_id, lease_end, first, restarted, figure, caplog.text)
+    _assert_the_reaper_resumed_it(run.job_id, lease_end, first, restarted, figure, "\n".join(reaped_here))
     _assert_resumed_exactly_once(run, frames, "crashy", figure)
 
 
 @pytest.mark.usefixtures("require_postgres")
-def test_with_two_workers_the_survivor_takes_over_the_killed_ones_run(alice, review, record_property, caplog):
+def test_with_two_workers_the_survivor_takes_over_the_killed_ones_run(alice, review, record_property, reaped_here):
     env, data = review
     workers = {name: CeleryWorker(env, name=name).start() for name in ("left", "right")}
     try:
@@ -197,6 +217,6 @@ def test_with_two_workers_the_survivor_takes_over_the_killed_ones_run(alice, rev
             worker.stop()
     figure = _measured(run, killed_at, lease_end, ended_s, "two workers, one killed", record_property)
     _assert_the_reaper_resumed_it(run.job_id, lease_end, workers[holder], workers[survivor], figure,
-                                  caplog.text)
+                                  "\n".join(reaped_here))
     _assert_resumed_exactly_once(run, frames, survivor, figure)
     assert django_settings.REDLINE_JOB_LEASE_S == 30  # the default lease, not a test-only one
