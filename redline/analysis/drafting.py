@@ -45,7 +45,7 @@ MAJOR = frozenset({"blank", "drafting_note", "words_digits", "two_values", "miss
                    "undefined_term", "conflicting_definition"})
 
 
-def category_of(finding: Finding) -> str:
+def _category(finding: Finding) -> str:
     """The suggestion category of a finding: its group, marked as drafting."""
     return f"drafting_{finding.group}"
 
@@ -89,6 +89,6 @@ def _suggestion(finding: Finding, graph: ContractGraph, text: str | None) -> Sug
     return Suggestion(
         id=suggestion_id(rule_key, finding.anchor, kind, finding.quote, occurrence, new_text, finding.message),
         anchor=finding.anchor, kind=kind, rule_key=rule_key, rule_title=TITLES[finding.kind],
-        category=category_of(finding), severity="major" if finding.kind in MAJOR else "minor",
+        category=_category(finding), severity="major" if finding.kind in MAJOR else "minor",
         quote=finding.quote, comment=finding.message, new_text=new_text, occurrence=occurrence,
         scope="paragraph" if finding.quote.strip() == text.strip() else "quote", source=SOURCE)

@@ -5,17 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from redline.retrieval.graph import ContractGraph
 from redline.retrieval.hygiene import blanks
+from tests.retrieval.hygiene.grounded import grounded
 
 
 def _check(text: str):
-    graph = ContractGraph.from_text(text)
-    findings = blanks.check(graph)
-    for f in findings:  # every quote is where the finding says it is
-        block = graph.blocks[f.block].text
-        assert block[f.start: f.start + len(f.quote)] == f.quote
-    return findings
+    return grounded(blanks.check, text)
 
 
 def _quotes(text: str, kind: str | None = None) -> list[str]:

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from redline.retrieval.graph import ContractGraph
 from redline.retrieval.hygiene import terms
+from tests.retrieval.hygiene.grounded import grounded
 
 # A short distribution agreement as it comes out of an EDGAR filing, every term defined and used.
 CONTRACT = """DISTRIBUTION AGREEMENT
@@ -59,12 +59,7 @@ every sale of Products under it.
 
 
 def _check(text: str) -> list:
-    graph = ContractGraph.from_text(text)
-    findings = terms.check(graph)
-    for f in findings:  # every quote is where the finding says it is
-        assert graph.blocks[f.block].text[f.start:f.start + len(f.quote)] == f.quote
-        assert f.anchor == graph.blocks[f.block].anchor
-    return findings
+    return grounded(terms.check, text)
 
 
 def _found(text: str) -> list[tuple[str, str, str]]:
