@@ -37,6 +37,7 @@ _SENTENCE_END = re.compile(r"(?<=[a-z)])\.(?=\s+[A-Z(\"“]|\s*$)")
 _ABBREVIATION = re.compile(r"\b(?:Inc|Corp|Co|Ltd|No|Nos|Mr|Mrs|Ms|Dr|St|etc|e\.g|i\.e|viz|approx)$")
 _PAIR = re.compile(r"(?<![\w-])((?:[A-Za-z]+[\s-]+){0,5}[A-Za-z]+)\s*\(\s*([\"“]?)(\d{1,3}(?:,\d{3})+|\d+)[\"”]?\s*\)")
 _REF_WORDS = r"(?:[Ss]ections?|SECTIONS?|§§?|[Pp]aragraphs?|[Cc]lauses?)\s*"
+_FOOTER = re.compile(r"\bPage\s+\d+\s+of\s+\d+\s*$", re.IGNORECASE)  # a running footer: not what an attachment holds
 _GENERIC_TERMS = frozenset({"agreement", "this agreement", "party", "parties"})
 _UNITS = {w: n for n, w in enumerate(["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
                                       "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
@@ -202,13 +203,16 @@ def missing_reference(d: Draft, rng: random.Random) -> Planned | None:
         head = ".".join(prefix) + "." if prefix else ""
         siblings = [int(k[len(head):]) for k in keys if k.startswith(head) and k[len(head):].isdigit()]
         number = max(siblings, default=0) + 1
-        while f"{head}{number}" in keys or re.search(rf"(?<![\w.]){re.escape(f'{head}{number}')}(?![\w]|\.\d)",
-                                                     everything):
-            number += 1  # a number written nowhere: one in label position anywhere could be the target
+        while f"{head}{number}" in keys or re.search(rf"(?<![\w.]){re.escape(f'{head}{number}')}(?!\w)", everything):
+            number += 1  # a number written nowhere ("11.1" writes 11): one anywhere could be the target
         a, z = d.offset(ref.block, ref.start), d.offset(ref.block, ref.end)
         new = ref.text[: len(ref.text) - len(ref.ident)] + f"{head}{number}"
         if re.match(r"\.\w|\(", d.texts[i][z: z + 2]):
             continue  # "paragraph 6.d", "Section 4(b)": the reference goes on past what was read as it
+        listed = re.findall(r"\d{1,3}(?:\.\d{1,3})*", m.group(0)) if (
+            m := re.match(r"(?:\s*(?:,|or|and|and/or)\s*\d{1,3}(?:\.\d{1,3})*)+", d.texts[i][z:z + 60])) else []
+        if any(x not in keys for x in listed):
+            continue  # "Section 2, 5, 6 or 13" with no 5 here: the list cites another instrument's sections
         if d.texts[i][a:z] == ref.text and d.splice(i, a, z, new):
             return d.plan("missing_reference", [i], (a, a + len(new)), change=f"{ref.text} → {new}")
     return None
@@ -229,13 +233,14 @@ def undefined_term(d: Draft, rng: random.Random) -> Planned | None:
             continue
         site = term_def.sites[0]
         i = d.paragraph_of(site.block)
-        uses = [d.paragraph_of(u.block) for u in g.usages if u.definition == term_def.id and u.block != site.block]
+        uses = [d.paragraph_of(u.block) for u in g.usages if u.definition == term_def.id and u.block != site.block
+                and g.roles[u.block] is Role.BODY and _as_defined(g.text[u.start:u.end], term)]
         uses = [u for u in uses if u not in d.deleted]
         text = d.texts[i]
         ts = d.offset(site.block, site.term_start)
         if (not uses or g.roles[site.block] is not Role.BODY or not d.editable(i)
                 or sum(everything.count(f"{q}{term.lower()}{c}") for q, c in ('""', "“”", "“\"", "\"”")) != 1
-                or _shortens(term, text[: max(ts - 1, 0)])):
+                or _shortens(term, text[: max(ts - 1, 0)]) or _public_body(term, text[: max(ts - 1, 0)])):
             continue
         opened, closed = text.rfind("(", 0, ts), text.find(")", ts)
         if opened >= 0 and closed >= 0 and ")" not in text[opened:ts] and "(" not in text[ts:closed]:
@@ -258,6 +263,20 @@ def undefined_term(d: Draft, rng: random.Random) -> Planned | None:
             return d.plan("undefined_term", [], name=term,
                           change=f"definition of “{term}” removed ({len(uses)} uses in other paragraphs)")
     return None
+
+
+def _as_defined(used: str, term: str) -> bool:
+    """Whether a use is written with the term's capitals: once the definition is gone, "freight" in lower case
+    is an ordinary word and "Term" in a heading a heading; only a use that still looks defined is a defect."""
+    return [w[:1].isupper() for w in used.split()] == [w[:1].isupper() for w in term.split()][:len(used.split())]
+
+
+def _public_body(term: str, before: str) -> bool:
+    """Whether ``term`` is the acronym of a regulator or other public body ("FINRA", "SEC"): every reader knows
+    it, so the expansion taken away is no defect."""
+    return term.isupper() and bool(re.search(r"\b(?:Authority|Commission|Administration|Association|Agency|"
+                                             r"Exchange|Institute|Organi[sz]ation|Bureau|Department|Board)\W*$",
+                                             before[-120:].rstrip(" (")))
 
 
 def _shortens(term: str, before: str) -> bool:
@@ -332,7 +351,7 @@ def empty_attachment(d: Draft, rng: random.Random) -> Planned | None:
         # cited from the contract before it (an EDGAR "Exhibit 10.1" heading over the whole filing is no
         # attachment), with something in it, and not half the document
         citing = [i for i in cited.get(s.id, []) if i not in d.deleted and i < head]
-        if (not citing or head in d.used or sum(len(d.texts[i].strip()) for i in body) < 40
+        if (not citing or head in d.used or sum(len(d.texts[i].strip()) for i in body if not _FOOTER.search(d.texts[i])) < 40
                 or len(body) > len(d.paragraphs) / 2 or not d.delete(body)):
             continue
         d.keep.add(citing[0])

@@ -84,6 +84,17 @@ def test_missing_reference_points_a_resolved_reference_past_the_last_section(tmp
     assert injection.paragraphs == (2,) and after[2][slice(*injection.span)] == "Section 4"
 
 
+@pytest.mark.parametrize("last", [
+    "3. Term. Subject to Section 2, 5 or 6, this agreement lasts for a year.",  # 5 and 6: another instrument's
+    "3. Term. Subject to Section 2, this agreement lasts for a year. 4.1 Renewal. It renews.",  # 4.1 writes 4
+])
+def test_missing_reference_leaves_what_a_lawyer_could_not_call_broken(tmp_path, last):
+    original = build_docx("".join(para(t) for t in [*SECTIONS[:2], last]))
+    _, injections, missed = inject(original, random.Random(1), kinds=("missing_reference",))
+    assert injections == [] or "Section 4" not in injections[0].change
+    assert injections or missed == ["missing_reference"]
+
+
 def test_undefined_term_removes_the_defining_parenthetical(tmp_path):
     _, after, injection = _injected(tmp_path, [para(PARTIES), para(USES)], "undefined_term")
     assert after == [PARTIES.replace(' (the "Customer")', ""), USES]
@@ -96,6 +107,27 @@ def test_undefined_term_removes_a_means_paragraph_that_holds_nothing_else(tmp_pa
     assert after == ["The Customer shall pay the Fees."] and injection.name == "Fees"
 
 
+@pytest.mark.parametrize(("definition", "use", "control"), [
+    # once undefined, "freight" in lower case is an ordinary word; "Freight" would still read as a term
+    ('"Freight" means the goods carried by the Carrier.', "The shipper shall pay for all freight when due.",
+     "The shipper shall pay for all Freight when due."),
+    # every reader knows a regulator's acronym; a party's is another matter
+    ('The records may be inspected by the Financial Industry Regulatory Authority ("FINRA") at any time.',
+     "The Broker shall file its reports with FINRA when due.", None),
+    ('The records may be inspected by the auditor named in the order form (the "ARA") at any time.',
+     "The Broker shall file its reports with the ARA when due.", "planted"),
+])
+def test_undefined_term_plants_only_a_defect_a_reader_would_see(definition, use, control):
+    def planted(text: str) -> bool:
+        _, injections, _ = inject(build_docx(para(definition) + para(text)), random.Random(1), kinds=("undefined_term",))
+        return bool(injections)
+
+    if control == "planted":
+        assert planted(use)
+    else:
+        assert not planted(use) and (control is None or planted(control))
+
+
 def test_numbering_gap_deletes_a_middle_clause(tmp_path):
     before, after, injection = _injected(tmp_path, [para(t) for t in NUMBERED], "numbering_gap")
     gone = next(i for i in (1, 2) if before[i] not in after)
@@ -106,6 +138,12 @@ def test_numbering_gap_deletes_a_middle_clause(tmp_path):
 def test_empty_attachment_keeps_the_heading_of_a_cited_exhibit(tmp_path):
     before, after, injection = _injected(tmp_path, EXHIBIT, "empty_attachment")
     assert after == before[:3] and injection.paragraphs == (2,) and injection.name == "EXHIBIT A"
+
+
+def test_empty_attachment_leaves_one_that_holds_only_a_running_footer(tmp_path):
+    footer = [*EXHIBIT[:3], para("SERVICES"), para("MASTER SERVICES AGREEMENT Page 18 of 18")]
+    _, injections, missed = inject(build_docx("".join(footer)), random.Random(1), kinds=("empty_attachment",))
+    assert injections == [] and missed == ["empty_attachment"]
 
 
 def test_one_copy_holds_every_kind_apart_and_the_same_seed_plants_the_same(tmp_path, written_files):

@@ -27,6 +27,8 @@ _PLACEHOLDER_RE = re.compile(
     r"|(?:please\s+)?insert\b[^\])]*|[^.]{0,60}\bto\s+be\s+(?:attached|provided|furnished|supplied|agreed|completed"
     r"|determined|inserted|added|developed|prepared|finali[sz]ed|mutually\s+agreed)\b[^.]{0,80}"
     r"|_{2,}|\.{3,}|…|\[\s*\]|\s*)[\s\])]*\.?\s*$", re.IGNORECASE)
+_OWNER_RE = re.compile(r"\W*(?:to|of)\s+(?:the\s+|this\s+)?[^.;]{0,80}?\b(?:agreement|contract)\b[\s,]*"
+                       r"(?:(?:by|between|among|dated|made|entered)\b.{0,200})?$", re.IGNORECASE)  # the heading naming the instrument it belongs to: a title, not content
 _DELIBERATE_RE = re.compile(r"intentionally|omitted|reserved|^\W*none\W*$|\*|not\s+applicable|^\W*n/?a\W*$", re.I)
 _PICTURES_RE = re.compile(r"\b(?:marks?|logos?|drawings?|renderings?|charts?|diagrams?|maps?|photo(?:graph)?s?"
                           r"|images?|artwork|pictures?|site\s+plan)\b", re.IGNORECASE)
@@ -66,7 +68,8 @@ def _content(graph: ContractGraph, start: int, starts: list[int]) -> bool:
     """Whether the attachment headed at ``start`` holds anything: text, a table, or a deliberate "None"."""
     end = next((s for s in starts if s > start), len(graph.blocks))
     m = ATTACHMENT_RE.search(graph.blocks[start].text, 0, 40)  # at the start, or behind a page number
-    lines = [graph.blocks[start].text[m.end():] if m else ""]
+    title = graph.blocks[start].text[m.end():] if m else ""
+    lines = [] if _OWNER_RE.match(title) else [title]  # "EXHIBIT A TO CONTENT LICENSE AGREEMENT … DATED June 2, 2008"
     lines += [graph.blocks[i].text for i in range(start + 1, end)  # a redacted exhibit's "[***]" is furniture
               if graph.roles[i] is Role.BODY or re.fullmatch(r"[\s\[\]*]+", graph.blocks[i].text)]
     captions = 0

@@ -231,6 +231,16 @@ def test_to_be_attached_is_empty_and_intentionally_omitted_is_not():
         assert _messages(payment, f"\nSCHEDULE 1\n\nPRICES\n\n{deliberate}\n") == [], deliberate
 
 
+def test_an_exhibit_titled_by_the_agreement_it_belongs_to_is_still_empty():
+    # c0410: the heading names its agreement, parties and date; nothing follows it
+    heading = ("EXHIBIT A TO CONTENT LICENSE AGREEMENT BY AND AMONG DIGICORP, INC. AND NEW CHINA MEDIA, LLC; YGP, LLC "
+               "and TWK HOLDINGS, LLC DATED June 2, 2008")
+    payment = "The Licensor licenses the content described in the attached Exhibit A."
+    assert _messages(payment, f"\n{heading}\n") == ["Exhibit A is referenced in §3 but is attached empty."]
+    content = "Supply Agreement for Content dated May 31, 2008 among Yes Television (Hong Kong) Limited and others."
+    assert _messages(payment, f"\n{heading}\n\n{content}\n") == []
+
+
 def test_an_exhibit_cited_where_a_schedule_is_attached():
     tail = "\nSCHEDULE B\n\nPRICES\n\nProduct A: $10 per unit.\n"
     assert _messages("The price is in Exhibit B.", tail) == [
