@@ -1,5 +1,6 @@
 """``redline review-eval`` (the offline review's suggestions) and ``redline hygiene-eval`` (its drafting-hygiene
-recall on planted defects), measured on CUAD's dev contracts."""
+recall on planted defects), measured on CUAD's dev contracts; ``redline hygiene-terms``, the vocabulary the
+undefined-term check ships, counted on the train contracts."""
 
 from __future__ import annotations
 
@@ -134,6 +135,35 @@ def run_hygiene_eval(args: argparse.Namespace) -> int:
         print(json.dumps({**out, "sample": sample}, indent=1, ensure_ascii=False))
         return EXIT_OK
     _print_hygiene(out, sample)
+    return EXIT_OK
+
+
+@command
+def add_hygiene_terms(sub: argparse._SubParsersAction) -> None:
+    """``redline hygiene-terms``: count the terms contracts commonly define, on CUAD's train split."""
+    p = sub.add_parser("hygiene-terms", help="count the multi-word terms CUAD's training contracts define (the "
+                                             "undefined-term check's vocabulary)")
+    p.add_argument("--data", required=True, help="the CUAD folder (contracts.jsonl.gz, splits.json)")
+    p.add_argument("--min", type=int, default=4, help="defined in at least this many contracts (default 4)")
+    p.add_argument("--out", help="write the vocabulary here (the product ships "
+                                 "redline/retrieval/hygiene/common_terms.json); default: print it")
+    p.set_defaults(handler=run_hygiene_terms)
+
+
+def run_hygiene_terms(args: argparse.Namespace) -> int:
+    """Count on train and print or write the vocabulary (JSON)."""
+    from redline.evaluation.common_terms import common_terms
+
+    data = Path(args.data)
+    if not (data / "splits.json").is_file() or not (data / "contracts.jsonl.gz").is_file():
+        raise InputError("bad_data", f"{data} is not the CUAD folder (splits.json, contracts.jsonl.gz)")
+    if args.min < 1:
+        raise InputError("bad_count", "--min must be at least 1")
+    text = json.dumps(common_terms(data, args.min), indent=1, ensure_ascii=False) + "\n"
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+    else:
+        print(text, end="")
     return EXIT_OK
 
 

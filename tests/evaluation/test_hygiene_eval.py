@@ -223,3 +223,28 @@ def test_hygiene_eval_on_the_command_line(tmp_path):
                          capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert bad.returncode == 2 and bad.stderr.strip().startswith("error: bad_data")
     assert len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_hygiene_terms_counts_the_terms_training_contracts_define(tmp_path):
+    """Each term's count is the number of training contracts that define it in quotes, read here with a plain
+    search of the texts, not the graph."""
+    import gzip
+
+    from redline.evaluation.common_terms import common_terms
+
+    out = tmp_path / "terms.json"
+    done = subprocess.run([sys.executable, "-m", "redline", "hygiene-terms", "--data", str(SLICE), "--min", "1",
+                           "--out", str(out)], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    found = json.loads(out.read_text())
+    assert found == common_terms(SLICE, 1) and found["terms"] and found["contracts"] == 12
+    split = json.loads((SLICE / "splits.json").read_text())
+    with gzip.open(SLICE / "contracts.jsonl.gz", "rt") as fh:
+        rows = [json.loads(line) for line in fh]
+    train = [r["text"] for r in rows if r["id"] in set(split["train"])]
+    for term, n in found["terms"].items():
+        quoted = re.compile(r"[\"“]" + r"\s+".join(map(re.escape, term.split())) + r"s?[\"”]", re.IGNORECASE)
+        assert " " in term and sum(bool(quoted.search(t)) for t in train) == n, term
+    bad = subprocess.run([sys.executable, "-m", "redline", "hygiene-terms", "--data", str(tmp_path)],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "not the CUAD folder" in bad.stderr

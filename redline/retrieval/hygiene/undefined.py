@@ -9,33 +9,38 @@ passages in capitals). So a phrase is reported only on strong signals: it is *us
 
 from __future__ import annotations
 
+import json
 import re
 from collections import defaultdict
+from importlib.resources import files
 
 from ..definitions import term_key
 from .finding import Finding
 from .termdoc import CAPTION_RE, DOCUMENT_WORDS, Doc, bare, caps, finding, key_of, vocabulary, where
 
 _DETERMINERS = vocabulary("the such said any each all this that these those no either neither every its their his her "
-                    "our your other another same")
+                          "our your other another same")
 _FUNCTION = vocabulary("the a an this that these those such each any all no not in if upon for of to by with on at as and "
-                 "or it its his her their we our you your he she they where when whereas whether now notwithstanding "
-                 "subject provided")  # capitalised, they open a sentence or glue a heading: never part of a term
+                       "or it its his her their we our you your he she they where when whereas whether now notwithstanding "
+                       "subject provided shall will must should would could can")
+# (capitalised, those open a sentence or glue a heading: never part of a term)
 # A phrase with one of these anywhere is a company, place, date or institution; ending in one, a statute or an
 # office; opening with one, a reference ("Section 4", "State of Delaware").
 _NAME_ANY = vocabulary("inc incorporated corp corporation co llc ltd limited lp llp plc gmbh ag sa nv bv pty pte holdings "
-                 "bank university college hospital borough commerce street avenue road drive suite floor boulevard "
-                 "county city district province kingdom republic nations america american january february march "
-                 "april may june july august september october november december monday tuesday wednesday thursday "
-                 "friday saturday sunday mr mrs ms dr esq commission court courts department office administration "
-                 "agency bureau exchange authority association council institute society foundation organization "
-                 "organisation union government congress parliament senate ministry registrar chamber board secretary")
+                       "bank university college hospital borough commerce street avenue road drive suite floor boulevard "
+                       "county city district province kingdom republic nations america american january february march "
+                       "april may june july august september october november december monday tuesday wednesday thursday "
+                       "friday saturday sunday mr mrs ms dr esq commission court courts department office administration "
+                       "agency bureau exchange authority association council institute society foundation organization "
+                       "organisation union government congress parliament senate ministry registrar chamber board secretary")
 _NAME_LAST = vocabulary("act code rules regulation regulations law laws statute treaty convention directive president "
-                  "director directors officer chairman accountant attorney insurance liability compensation internet "
-                  "web state")
-_NAME_FIRST = vocabulary("section sections article articles exhibit schedule annex appendix attachment clause paragraph part "
-                   "item form page table chapter title recital recitals whereas witnesseth state federal national "
-                   "united")
+                        "standards practices amendments protocol injury "
+                        "director directors officer chairman accountant attorney insurance liability compensation internet "
+                        "web state")
+_NAME_FIRST = vocabulary("rules international commonwealth "
+                         "section sections article articles exhibit schedule annex appendix attachment clause paragraph part "
+                         "item form page table chapter title recital recitals whereas witnesseth state federal national "
+                         "united")
 _KNOWN_ACRONYMS = vocabulary(  # countries, regulators, standards, measures: used everywhere without a definition
     "US USA UK EU EEA PRC UAE FDA SEC FTC FCC IRS EPA DOJ NIH CMS EMA FCA ISO GAAP IFRS EBITDA NYSE NASDAQ OTC FY SKU "
     "EIA TIA ANSI IEEE IEC ITU CCITT LIBOR SOFR CEO CFO COO CTO VAT GST IP IT PC TV URL HTTP HTTPS WWW VISA CFR FOB "
@@ -60,10 +65,16 @@ _TERM_NOUNS = _ROLE_WORDS | vocabulary(
     "territory trademark transfer transporter unit update user warrant website work")
 # Role nouns for one kind of party: one defined for a party and another used for it is one party with two names.
 _ROLE_GROUPS = tuple(map(vocabulary, ("distributor reseller dealer", "supplier vendor seller manufacturer", "tenant lessee",
-                                "customer buyer purchaser client", "contractor consultant", "company corporation",
-                                "landlord lessor")))
+                                     "customer buyer purchaser client", "contractor consultant", "company corporation",
+                                     "landlord lessor")))
 _NOUN_FOLLOWERS = vocabulary("shall will may must is are was were has have had and or of to in for by with as at on from "
-                       "under that which who hereunder pursuant")  # after an acronym used as a noun ("the SSS shall")
+                             "under that which who hereunder pursuant")  # after an acronym used as a noun ("the SSS shall")
+# A numbered block's opening words in capitals (and "of", "to", "as", "&"): a caption, even without its full stop
+_HEAD_RE = re.compile(r"[(\s]*(?:\d{1,3}(?:\.\d{1,3})*\.?|[A-Za-z]\.|\([a-z0-9]{1,4}\))\s+(?:(?:[A-Z][\w'’&/-]*|of|to|as|"
+                      r"and|or|for|in|on|the|a|an|by|with)[,;.]?\s+)+(?=[A-Z][\w'’-]*\s+(?:[a-z]|[A-Z][a-z]*\s+[a-z]))")
+# Multi-word terms contracts commonly define ("Effective Date", "Business Day"), counted on CUAD's training contracts
+# by ``redline hygiene-terms``: one use of one of those, defined nowhere, is the defect a lawyer expects flagged.
+_COMMON = frozenset(json.loads(files(__package__).joinpath("common_terms.json").read_text(encoding="utf-8"))["terms"])
 _QUANTIFIERS = vocabulary("any all each such said no every these those")
 _RUN_RE = re.compile(r"(?<![\w'’&-])[A-Z][\w&'’-]*(?:(?:\s+(?:of|for|and|&))?\s+[A-Z][\w&'’-]*)*")
 _AFTER_RE = re.compile(r"\s*(\w[\w'’-]*|[^\s\w])")
@@ -104,6 +115,11 @@ def _phrases(text: str, block: int, doc: Doc) -> list[tuple[int, str, str, int]]
         return []  # a heading, a form, a list of names, or a passage in capitals
     caption = CAPTION_RE.match(text)  # "14.5 Termination of the Agreement Due to Discontinuation.", quoted titles
     skip = [m.span() for m in _QUOTE_SPAN_RE.finditer(text)] + ([(0, caption.end())] if caption else [])
+    if head := _HEAD_RE.match(text):  # "17.6 Cooperation as to Adverse Events, Product Inquiries and Recalls Each …"
+        end = head.end()
+        while (last := re.search(r"([A-Z][a-z]*)\s+$", text[:end])) and last.group(1).lower() in _FUNCTION:
+            end = last.start()  # but not the sentence's opening "The" or "Each"
+        skip.append((0, end))
     pieces: list[list[tuple[str, int, int]]] = []  # runs cut after a possessive ("Party's | Intellectual") and at "The"
     for m in (m for m in runs if not any(a <= m.start() < b for a, b in skip)):
         tokens = ([(w.group(0), m.start() + w.start(), m.start() + w.end()) for w in re.finditer(r"\S+", m.group(0))]
@@ -131,6 +147,8 @@ def _phrases(text: str, block: int, doc: Doc) -> list[tuple[int, str, str, int]]
             doc.solo.update([whole[0]] if prev.islower() else [])  # a capitalised word mid-sentence: a name
             continue
         after = m.group(1) if (m := _AFTER_RE.match(text, run[-1][2])) else "."
+        if _initials(whole) in doc.known:
+            continue  # '"CTA" means a Clinical Trial Application': the words of an acronym the contract defines
         if (_is_name(whole) or key_of(" ".join(whole)) in doc.known or after[0].isdigit() or after == "#"
                 or prev in "\"“”‘'" or text[run[0][1] - 1:run[0][1]] in ("/", ".", "@")
                 or (len(run) == 1 and _GLUED_RE.match(text, run[0][2]))):
@@ -157,6 +175,11 @@ def _phrases(text: str, block: int, doc: Doc) -> list[tuple[int, str, str, int]]
     return out
 
 
+def _initials(low: list[str]) -> str:
+    """The acronym a phrase's words make ("clinical trial application" is "cta")."""
+    return "".join(w[0] for w in low if w not in ("of", "for", "and", "&", "the", "to", "on", "in")) if len(low) > 1 else ""
+
+
 def _is_name(low: list[str]) -> bool:
     """A company, place, date, institution, statute, office or reference, from its lower-cased words."""
     return ((low[-1] in _NAME_LAST and low[-2:] not in (["source", "code"], ["object", "code"]))  # a term
@@ -177,7 +200,8 @@ def _looks_defined(key: str, uses: list[tuple[int, str, str, int]], doc: Doc) ->
     if (n > 1 and not caps(words[0]) and low[0] not in doc.lower_words and key_of(low[0]) not in _TERM_NOUNS
             and (low[0] in doc.solo or key_of(low[0]) in doc.known) and key_of(low[-1]) not in _TERM_NOUNS):
         return False  # led by a name: "Excite Shopping Channel" is a brand, "Entrust Products" a term
-    if {low[0], low[-1]} & DOCUMENT_WORDS and (key in doc.headings or any(u[2] == "this" for u in uses)):
+    if {low[0], low[-1]} & DOCUMENT_WORDS and (key in doc.headings or any(u[2] == "this" for u in uses)
+                                               or len(determined) < 3):
         return False  # an attached document's title, or a document calling itself "this Letter of Authorization"
     party = n == 1 and (key in _ROLE_WORDS or words[0] in doc.parties)
     acronym = n == 1 and caps(words[0]) and not party
@@ -187,8 +211,9 @@ def _looks_defined(key: str, uses: list[tuple[int, str, str, int]], doc: Doc) ->
     enough = (len(uses) >= 4 or (acronym and (strong or len(determined) >= 2)) if party or acronym  # "Acme shall"
               else (len(determined) >= 3 or (strong and len(determined) >= 2)) if n == 1 and key in _TERM_NOUNS
               else len(determined) >= 5 and (low[0] in doc.lower_words or sum(u[2] in _QUANTIFIERS for u in uses) > 1)
-              if n == 1 else strong or len(determined) >= 2)  # "all Ingredients", "each Dossier": common nouns
+              if n == 1 else strong or len(determined) >= 2 or (key in _COMMON and (determined or len(uses) > 1)))
+    # ("all Ingredients", "each Dossier": common nouns; "the Effective Date" once: a term contracts define)
     if not enough or (key in doc.headings and len(determined) < 3):
         return False  # too little evidence, or a caption ("2.1 Annual Earned Royalty.") read as a term
     # no word ever in lower case and no noun contracts define at its head: a proper name ("Indianapolis Colts")
-    return n == 1 or key_of(low[-1]) in _TERM_NOUNS or any(w in doc.lower_words for w in low)
+    return n == 1 or key in _COMMON or key_of(low[-1]) in _TERM_NOUNS or any(w in doc.lower_words for w in low)
