@@ -17,7 +17,8 @@ import pytest
 from redline.analysis.suggestions import Kind, Suggestion
 from redline.evaluation.hygiene_draft import Injection
 from redline.evaluation.hygiene_eval import evaluate, names, recalled
-from redline.evaluation.hygiene_inject import BLANKS, INJECTORS, NOTES, inject, number_pairs, words_value
+from redline.evaluation.hygiene_inject import BLANKS, INJECTORS, NOTES, inject
+from redline.evaluation.hygiene_places import number_pairs, words_value
 from redline.ooxml.paragraphs import read_document
 from tests.support.docx_builder import build_docx, para
 from tests.support.oracles import opens, pandoc_text
