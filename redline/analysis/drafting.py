@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from redline.retrieval.graph import ContractGraph
 from redline.retrieval.hygiene import DEFAULT_KINDS, Finding, check
 
+from . import two_values
 from .clauses import Clause
 from .grounding import occurrence_of
 from .suggestions import Kind, Suggestion, suggestion_id
@@ -59,7 +60,11 @@ def drafting_suggestions(graph: ContractGraph, clauses: Sequence[Clause], suppre
     out: list[Suggestion] = []
     seen: set[str] = set()
     suppressed = 0
-    for finding in check(graph, kinds):
+    findings = check(graph, kinds)
+    if "two_values" in kinds:  # read with the review's quantity reader, so not among the graph's own checks
+        findings = sorted([*findings, *two_values.check(graph)],
+                          key=lambda f: (f.block, f.start if f.start is not None else -1, f.kind))
+    for finding in findings:
         s = _suggestion(finding, graph, texts.get(finding.anchor))
         if s is None or s.id in seen:
             continue

@@ -16,6 +16,7 @@ untouched contract did not already get (same rule, paragraph text and quote) and
 - ``undefined_term``: anywhere in the contract, its quote being the term whose definition was removed (any
   case, singular or plural: the finding belongs at a use of the term, the definition is gone);
 - ``numbering_gap``: anchored at the clause after the gap or the one before it;
+- ``two_values``: anchored at the restatement planted or at the statement it contradicts;
 - ``empty_attachment``: anchored at the emptied attachment's heading, or anywhere quoting its name
   ("Exhibit B", where it is cited).
 

@@ -30,6 +30,19 @@ NOTES = ("[NOTE TO DRAFT: PARTIES TO CONFIRM THE FEE SCHEDULE]", "[Note to draft
          "[PRIOR TO EXECUTION, THE PARTIES WILL AGREE ON THE SERVICE LEVELS]")
 _FALLBACK_PAIRS = (("thirty", 30), ("sixty", 60), ("ten", 10), ("fifteen", 15), ("ninety", 90))
 _REPEATABLE = re.compile(r"(?<![\w'’-])(the|of|to|and)(?= [a-z])")
+_RIGHT_WORDS = {"cure": (r"\bterminat", r"\bbreach", r"\b(?:cure|remedy)"), "convenience": (r"\bterminat", r"\bconvenience"),
+                "non_renewal": (r"\b(?:non-renewal|not to renew)",)}
+_RESTATED = {  # the right said again, with another period, as a later clause would say it
+    "cure": "If a party breaches this Agreement and does not cure the breach within {} after written notice, the "
+            "other party may terminate this Agreement.",
+    "convenience": "Either party may terminate this Agreement for convenience on {}' written notice to the other.",
+    "non_renewal": "A party that does not wish to renew this Agreement shall give the other written notice of "
+                   "non-renewal at least {} before the end of the then-current term.",
+}
+_OTHER_RIGHT = re.compile(r"\bpa(?:y|yment)|insur|polic(?:y|ies)|coverage|force majeure")
+_PERIOD = re.compile(r"((?:[a-z-]+\s+\()?(\d{1,3})\)?[\s-]+(?:business\s+|calendar\s+)?(days?|months?))")
+_WORDS = {10: "ten", 15: "fifteen", 20: "twenty", 30: "thirty", 45: "forty-five", 60: "sixty", 90: "ninety",
+          120: "one hundred twenty", 180: "one hundred eighty"}
 
 
 # -- the injectors ---------------------------------------------------------------------------
@@ -107,11 +120,37 @@ def repeated_word(d: Draft, rng: random.Random) -> Planned | None:
     return None
 
 
+def two_values(d: Draft, rng: random.Random) -> Planned | None:
+    """A right the contract states (a cure period before termination, notice to terminate for convenience or of
+    non-renewal) stated again, with another period, at the end of a paragraph elsewhere: the edit that reached one
+    place and not the other. Found with our own reading of the sentence, not the check's (a payment's cure or an
+    insurer's notice of non-renewal or a force majeure that lasts is another right)."""
+    blocks = shuffled(d.body_blocks(), rng)
+    for b in blocks:
+        i = d.paragraph_of(b)
+        for sentence in re.split(r"(?<=[a-z)])\.\s+", d.texts[i]):
+            low = sentence.lower()
+            right = next((r for r, words in _RIGHT_WORDS.items() if all(re.search(w, low) for w in words)), None)
+            periods = _PERIOD.findall(low)
+            if right is None or len(periods) != 1 or _OTHER_RIGHT.search(low):
+                continue
+            days = int(periods[0][1]) * (30 if periods[0][2].startswith("month") else 1)
+            new = next(v for v in rng.sample(sorted(_WORDS), len(_WORDS)) if abs(v - days) > 0.1 * days)
+            restated = _RESTATED[right].format(f"{_WORDS[new]} ({new}) days")
+            for c in (c for c in blocks if abs(d.paragraph_of(c) - i) > 3):
+                k = d.paragraph_of(c)
+                ends = sentence_ends(d.texts[k])
+                if ends and d.editable(k) and d.splice(k, (at := ends[-1] + 1), at, " " + restated):
+                    d.keep.add(i)
+                    return d.plan("two_values", [k, i], change=f"{restated} (the contract says {periods[0][1]} {periods[0][2]})")
+    return None
+
+
 # In the order they are planted: deletions first, so the places later injections rely on are known.
 INJECTORS: dict[str, Injector] = {
     "numbering_gap": numbering_gap, "empty_attachment": empty_attachment, "undefined_term": undefined_term,
-    "missing_reference": missing_reference, "words_digits": words_digits, "unpaired": unpaired,
-    "repeated_word": repeated_word, "blank": blank, "drafting_note": drafting_note,
+    "missing_reference": missing_reference, "two_values": two_values, "words_digits": words_digits,
+    "unpaired": unpaired, "repeated_word": repeated_word, "blank": blank, "drafting_note": drafting_note,
 }
 
 

@@ -20,11 +20,16 @@ CLAUSES = [
     "2. Payment. Customer shall pay each invoice within thirty (60) days of receipt.",
     "3. Term. This Agreement continues for two years unless the the parties agree otherwise.",
     "4. Notices. Notices shall be in writing.",
+    "5. Termination. Either party may terminate this Agreement if the other party materially breaches it and fails "
+    "to cure the breach within thirty (30) days after written notice.",
+    "6. Default. If a party breaches this Agreement and does not cure the breach within sixty (60) days after notice, "
+    "the other party may terminate this Agreement.",
 ]
 EXPECTED = {  # written by hand: rule, the words it is anchored on, a phrase of its comment
     ("hygiene.blank", "dated as of ___________, 2015", "blank"),
     ("hygiene.words_digits", "thirty (60)", "60"),
     ("hygiene.repeated_word", "the the", "the"),
+    ("hygiene.two_values", "sixty (60) days", "thirty (30) days in §5"),
 }
 
 
@@ -57,6 +62,6 @@ def test_drafting_slips_are_suggestions_in_the_api_and_the_redline(alice, tmp_pa
     assert "unless the the parties agree otherwise" in "\n".join(oracles.pandoc_text(out, "reject"))
     assert "thirty (60) days" in accepted  # a comment changes no text
     stats = oracles.stats(out)
-    # Every slip says why (3 comments); the fix is token-level: one repeated "the" deleted, nothing inserted.
-    assert (stats["comments"], stats["ins"], stats["del"]) == (3, 0, 1), stats
+    # Every slip says why (4 comments); the fix is token-level: one repeated "the" deleted, nothing inserted.
+    assert (stats["comments"], stats["ins"], stats["del"]) == (4, 0, 1), stats
     assert oracles.opens(out)

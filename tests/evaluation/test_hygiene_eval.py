@@ -38,6 +38,7 @@ SECTIONS = ["1. Definitions. Terms used here have the meanings given in the orde
             "3. Term. Subject to Section 2, this agreement lasts for a year from signature."]
 NUMBERED = ["1. Scope. The supplier provides the services.", "2. Fees. The customer pays the fees.",
             "3. Term. The agreement lasts a year.", "4. Notices. Notices are given in writing."]
+CONVENIENCE = "Either party may terminate this Agreement for convenience on 90 days' written notice."
 EXHIBIT = [para("1. Services. The Supplier shall provide the services described in Exhibit A."),
            para("2. Fees. The customer pays the fees."), para("EXHIBIT A", "Heading1"), para("SERVICES"),
            para("The Supplier shall provide hosting and support services for the platform.")]
@@ -148,8 +149,8 @@ def test_empty_attachment_leaves_one_that_holds_only_a_running_footer(tmp_path):
 
 
 def test_one_copy_holds_every_kind_apart_and_the_same_seed_plants_the_same(tmp_path, written_files):
-    body = [para("SERVICES AGREEMENT", "Heading1"), para(PARTIES), *[para(t) for t in NUMBERED], para(SECTIONS[2]),
-            para(NOTICE), para(COST), para(SITE), para(PAY), para(DELIVER), para(USES), *EXHIBIT]
+    body = [para("SERVICES AGREEMENT", "Heading1"), para(PARTIES), para(CONVENIENCE), *[para(t) for t in NUMBERED],
+            para(SECTIONS[2]), para(NOTICE), para(COST), para(SITE), para(PAY), para(DELIVER), para(USES), *EXHIBIT]
     original = build_docx("".join(body))
     out, injections, missed = inject(original, random.Random(3))
     assert sorted(i.kind for i in injections) == sorted(INJECTORS) and missed == []
@@ -249,3 +250,18 @@ def test_hygiene_terms_counts_the_terms_training_contracts_define(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "redline", "hygiene-terms", "--data", str(tmp_path)],
                          capture_output=True, text=True, cwd=ROOT)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "not the CUAD folder" in bad.stderr
+
+
+def test_two_values_restates_a_right_elsewhere_with_another_period(tmp_path):
+    cure = ("5. Termination. Either party may terminate this Agreement if the other party breaches it and fails to cure "
+            "the breach within thirty (30) days after written notice.")
+    others = [f"{n}. Records. The Supplier shall keep records of the services it provides and the fees it charges."
+              for n in range(6, 11)]
+    before, after, injection = _injected(tmp_path, [para(t) for t in [cure, *others]], "two_values")
+    changed = [k for k in range(len(before)) if before[k] != after[k]]
+    assert after[0] == cure and len(changed) == 1 and changed[0] > 3
+    added = after[changed[0]][len(before[changed[0]]) + 1:]
+    m = re.fullmatch(r"If a party breaches this Agreement and does not cure the breach within ([a-z -]+) \((\d+)\) days "
+                     r"after written notice, the other party may terminate this Agreement\.", added)
+    assert m and int(m.group(2)) != 30 and words_value(m.group(1).replace("-", " ").split()) == int(m.group(2))
+    assert injection.paragraphs == (changed[0], 0) and injection.span is None

@@ -18,9 +18,10 @@ from . import blanks, figures, numbering, punctuation, terms, xrefs
 from .finding import KINDS, Finding
 
 _TERMS = frozenset({"undefined_term", "unused_definition", "conflicting_definition", "term_case", "party_names"})
-# Each check and the kinds it reports.
+# Each check and the kinds it reports. "two_values" (one right with two periods) needs the review's quantity
+# reader, a layer above this one: :mod:`redline.analysis.two_values` reports it, and the review adds it.
 CHECKS = ((blanks.check, {"blank", "drafting_note", "redaction"}), (punctuation.check, {"unpaired", "repeated_word"}),
-          (figures.check, {"words_digits", "two_values"}), (terms.check, _TERMS),
+          (figures.check, {"words_digits"}), (terms.check, _TERMS),
           (xrefs.check, {"missing_reference", "empty_attachment"}),
           (numbering.check, {"numbering_gap", "numbering_duplicate"}))
 # What the review shows by default: the kinds whose findings on the dev contracts were real defects at least 90%
