@@ -109,8 +109,9 @@ def prepare(graph: ContractGraph) -> Doc:
                 if _DEFINITIONS_TITLE_RE.search(f"{s.title} {graph.blocks[s.first].text[:80]}")}
     for block in graph.blocks:  # every block: the layout sometimes takes the parties' block for contents
         text = block.text
-        doc.known.update(key_of(next(g for g in m.groups() if g)) for m in _QUOTED_RE.finditer(text)
-                         if not _FORWARD_RE.match(text, m.end()) and not _MENTION_RE.search(text, 0, m.start()))
+        doc.known.update(key_of(q) for m in _QUOTED_RE.finditer(text) if (q := next(g for g in m.groups() if g))
+                         and q.count(" ") < 8  # a quoted sentence ("… of the Licence Agreement") defines no term
+                         and not _FORWARD_RE.match(text, m.end()) and not _MENTION_RE.search(text, 0, m.start()))
         for regex in (_PAREN_NAME_RE, *[_HEREINAFTER_RE][:"ereinafter" in text or "ereafter" in text],
                       *[_GLOSSARY_RE][:block.index in glossary]):
             doc.known.update(key_of(m.group(1)) for m in regex.finditer(text))

@@ -49,7 +49,8 @@ _ROLE_WORDS = vocabulary(  # a party's role, used as its name without an article
     "distributor reseller dealer licensor licensee supplier vendor seller manufacturer customer buyer purchaser client "
     "contractor consultant franchisor franchisee provider developer publisher sponsor company corporation partner "
     "lender borrower landlord tenant lessor lessee recipient discloser guarantor depositor assignee assignor associate "
-    "indemnitee indemnitor sublicensee subcontractor executive employee shareholder investor member owner")
+    "indemnitee indemnitor sublicensee subcontractor executive employee shareholder investor member owner "
+    "counterparty")
 # Nouns contracts define as one-word terms (each defined in three or more of CUAD's training contracts; names and
 # institutions left out): "the Territory" mid-sentence reads as a defined term, "the Board" does not.
 _TERM_NOUNS = _ROLE_WORDS | vocabulary(
@@ -90,11 +91,17 @@ _INCORPORATES_RE = re.compile(  # "Capitalized terms used but not defined herein
 def check(doc: Doc) -> list[Finding]:
     """Capitalised phrases used like defined terms that nothing in the contract defines."""
     graph, uses, out = doc.graph, defaultdict(list), []
-    if any(_INCORPORATES_RE.search(t) for t in (graph.blocks[i].text for i in doc.body) if "efin" in t or "rpor" in t):
-        return []  # the contract takes its undefined terms from another document
+    # A contract that takes its undefined terms from another document ("Capitalized terms used but not defined
+    # herein have the meanings in the Credit Agreement") defines only its parties itself: those are still checked.
+    incorporates = any(_INCORPORATES_RE.search(t) for t in (graph.blocks[i].text for i in doc.body)
+                       if "efin" in t or "rpor" in t)
+    opening = " ".join(graph.blocks[i].text for i in range(min(doc.opening, len(graph.blocks))))
     for use in (use for i in doc.body for use in _phrases(graph.blocks[i].text, i, doc)):
         uses[key_of(use[1])].append(use)
     for key, found in uses.items():
+        if incorporates and not (key in _ROLE_WORDS and len(found) >= 4 and re.search(
+                rf"\b{re.escape(found[0][1])}\b", opening)):
+            continue  # not a party of this instrument, named in its opening: perhaps the other document's term
         if _looks_defined(key, found, doc):
             block, text, _, start = next((u for u in found if u[2]), found[0])
             at, start = where(graph, block), graph.blocks[block].start + start
@@ -210,7 +217,8 @@ def _looks_defined(key: str, uses: list[tuple[int, str, str, int]], doc: Doc) ->
     strong = any(u[2] in ("such", "said") for u in uses)
     enough = (len(uses) >= 4 or (acronym and (strong or len(determined) >= 2)) if party or acronym  # "Acme shall"
               else (len(determined) >= 3 or (strong and len(determined) >= 2)) if n == 1 and key in _TERM_NOUNS
-              else len(determined) >= 5 and (low[0] in doc.lower_words or sum(u[2] in _QUANTIFIERS for u in uses) > 1)
+              else len(determined) >= 5 and (low[0] in doc.lower_words or key in doc.lower_words
+                                             or sum(u[2] in _QUANTIFIERS for u in uses) > 1)
               if n == 1 else strong or len(determined) >= 2 or (key in _COMMON and (determined or len(uses) > 1)))
     # ("all Ingredients", "each Dossier": common nouns; "the Effective Date" once: a term contracts define)
     if not enough or (key in doc.headings and len(determined) < 3):

@@ -108,6 +108,36 @@ def test_a_phrase_used_once_or_defined_elsewhere_or_by_another_agreement_is_not_
     assert _found(incorporated) == []
 
 
+def test_a_party_of_an_instrument_that_borrows_its_terms_is_still_its_own():
+    # c0210, c0265: an amendment takes its terms from the agreement it amends, but not its parties' names
+    incorporates = "1. Definitions\n\nCapitalized terms used but not defined herein have the meanings given in the " \
+                   "Master Supply Agreement.\n"
+    recital = "WHEREAS, Supplier wishes to appoint Distributor to resell the Products.\n\n"
+    text = CONTRACT.replace("1. Definitions\n", recital + incorporates).replace(' ("Distributor")', "")
+    assert ("undefined_term", "Distributor", "'Distributor' is used in the opening paragraphs but never defined") in (
+        _found(text))
+    customer = text.replace("6. General", "5.2 The Customer shall pay. The Customer shall report. Supplier may audit "
+                            "the Customer, and the Customer shall cooperate.\n\n6. General")
+    assert "Customer" not in _undefined(customer)  # not named in the opening: perhaps the Master Agreement's term
+
+
+def test_a_quoted_sentence_defines_nothing():
+    # c0130: '"the Licensee exercises its option under clause 10.4.1 of the Licence Agreement"' is an amendment's
+    # new wording, not a definition of "… Licence Agreement"
+    text = CONTRACT.replace("6. General", '5.2 Clause 4 is replaced by: "the Distributor follows the rules of the '
+                            'Launch Plan". Distributor shall follow the Launch Plan, and the Launch Plan binds it.\n\n'
+                            "6. General")
+    assert _undefined(text) == ["Launch Plan"]
+
+
+def test_a_plural_term_whose_singular_is_written_in_lower_case():
+    # c0244: "all Codes", "the Codes" (five times), where "code" is also an ordinary word
+    text = CONTRACT.replace("6. General", "5.2 Distributor shall deposit the Codes and all updates of the code. "
+                            "Supplier may audit the Codes, the Codes shall be kept safe, such Codes are "
+                            "confidential, and the Codes remain Supplier's.\n\n6. General")
+    assert _undefined(text) == ["Codes"]
+
+
 def test_sentence_openers_headings_and_institutions_are_not_undefined_terms():
     text = CONTRACT.replace("6.2 This Agreement", "6.3 Compliance. Each party shall comply with the rules of the "
                             "Federal Trade Commission and the Securities Exchange Act of 1934. Notices go to the "
