@@ -131,9 +131,12 @@ def evaluate(data: Path, *, seed: int = 0, ids: Iterable[str] | None = None, per
         for kind, n in Counter(s.rule_key.removeprefix("hygiene.") for s in before).items():
             figures.untouched[kind] += n
             figures.untouched_contracts[kind] += 1
+        index = {p.anchor: n for n, p in enumerate(paragraphs) if p.anchor}
         figures.findings += [{"contract": cid, "kind": s.rule_key.removeprefix("hygiene."), "severity": s.severity,
-                              "quote": s.quote, "comment": s.comment, "paragraph": _around(texts.get(s.anchor, ""), s)}
-                             for s in before]
+                              "quote": s.quote, "comment": s.comment, "paragraph_index": index.get(s.anchor),
+                              "offset": quote_start(texts.get(s.anchor, ""), s.quote, s.occurrence),
+                              "paragraph": _around(texts.get(s.anchor, ""), s)}
+                             for s in before]  # the place (paragraph, offset in it), so a rating can be checked
         seen = {(s.rule_key, texts.get(s.anchor), s.quote) for s in before}
         injected, injections, missed = inject(raw, random.Random(f"{seed}:{cid}"), kinds=tuple(kinds),
                                               per_kind=per_kind)

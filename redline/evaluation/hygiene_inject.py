@@ -30,7 +30,8 @@ NOTES = ("[NOTE TO DRAFT: PARTIES TO CONFIRM THE FEE SCHEDULE]", "[Note to draft
          "[PRIOR TO EXECUTION, THE PARTIES WILL AGREE ON THE SERVICE LEVELS]")
 _FALLBACK_PAIRS = (("thirty", 30), ("sixty", 60), ("ten", 10), ("fifteen", 15), ("ninety", 90))
 _REPEATABLE = re.compile(r"(?<![\w'’-])(the|of|to|and)(?= [a-z])")
-_RIGHT_WORDS = {"cure": (r"\bterminat", r"\bbreach", r"\b(?:cure|remedy)"), "convenience": (r"\bterminat", r"\bconvenience"),
+_RIGHT_WORDS = {"cure": (r"\bterminat\w*\s+(?:this|the)\s+agreement|\bagreement\s+may\s+be\s+terminat", r"\bbreach",
+                         r"\b(?:cure|remedy)"), "convenience": (r"\bterminat", r"\bconvenience"),
                 "non_renewal": (r"\b(?:non-renewal|not to renew)",)}
 _RESTATED = {  # the right said again, with another period, as a later clause would say it
     "cure": "If a party breaches this Agreement and does not cure the breach within {} after written notice, the "

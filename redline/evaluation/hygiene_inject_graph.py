@@ -17,6 +17,9 @@ from .hygiene_places import sentence_ends, shuffled
 
 _REF_WORDS = r"(?:[Ss]ections?|SECTIONS?|§§?|[Pp]aragraphs?|[Cc]lauses?)\s*"
 _FOOTER = re.compile(r"\bPage\s+\d+\s+of\s+\d+\s*$", re.IGNORECASE)  # a running footer: not what an attachment holds
+_HEADED = re.compile(r"\s*(?:EXHIBIT|Exhibit|SCHEDULE|Schedule|ANNEX|Annex|APPENDIX|Appendix|ATTACHMENT|Attachment)\s+"
+                     r"[A-Z0-9]{1,4}\b")  # a paragraph that opens an attachment
+_LATER = re.compile(r"\bto\s+be\s+(?:furnished|attached|provided|supplied|agreed|completed|determined|added)\b", re.I)
 _GENERIC_TERMS = frozenset({"agreement", "this agreement", "party", "parties"})
 
 
@@ -180,13 +183,16 @@ def empty_attachment(d: Draft, rng: random.Random) -> Planned | None:
     for n in shuffled(candidates, rng):
         s = attachments[n]
         head = d.paragraph_of(s.first)
-        # up to the next attachment's heading: a heading inside this one ("PAYMENTS") is part of it
-        later = [d.paragraph_of(t.first) for t in attachments if t.first > s.first]
-        body = list(range(head + 1, min(later, default=len(d.paragraphs))))
+        # up to the next attachment's heading ("EXHIBIT B TO …"): a heading inside this one ("PAYMENTS", "FEES FOR
+        # THE SERVICES IN EXHIBIT A") is part of it
+        end = next((i for i in range(head + 1, len(d.paragraphs)) if _HEADED.match(d.texts[i])), len(d.paragraphs))
+        body = list(range(head + 1, end))
         # cited from the contract before it (an EDGAR "Exhibit 10.1" heading over the whole filing is no
-        # attachment), with something in it, and not half the document
+        # attachment), with something in it (not a footer, not "List to be furnished by CCA": that one is empty
+        # already), and not half the document
         citing = [i for i in cited.get(s.id, []) if i not in d.deleted and i < head]
-        if (not citing or head in d.used or sum(len(d.texts[i].strip()) for i in body if not _FOOTER.search(d.texts[i])) < 40
+        held = [d.texts[i] for i in body if not _FOOTER.search(d.texts[i])]
+        if (not citing or head in d.used or sum(len(t.strip()) for t in held) < 40 or any(map(_LATER.search, held))
                 or len(body) > len(d.paragraphs) / 2 or not d.delete(body)):
             continue
         d.keep.add(citing[0])

@@ -211,6 +211,10 @@ def test_evaluate_on_one_slice_contract_counts_plants_and_untouched_findings():
     assert len(out["misses"]) == out["all"]["injected"] - out["all"]["recalled"]
     sample = figures.sample(3)
     assert len(sample) == min(3, len(figures.findings)) and all(s["rating"] == "" for s in sample)
+    texts = [p.text for p in read_document((SLICE / "dev-docx" / "c0001.docx").read_bytes(), anchor=True).paragraphs]
+    for found in figures.findings:  # each finding names its place: the paragraph, and where its quote starts in it
+        text = texts[found["paragraph_index"]]
+        assert text[found["offset"]:found["offset"] + len(found["quote"])] == found["quote"]
 
 
 def test_hygiene_eval_on_the_command_line(tmp_path):
