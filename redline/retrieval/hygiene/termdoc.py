@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..definitions import term_key
@@ -47,10 +48,38 @@ _EXPLAINED_RE = re.compile(
     rf"(?:is|are)\s+)(?:defined|described)\s+{_EXTERNAL}|(?:has|have|shall\s+have)\s+the\s+(?:same\s+)?meanings?\s+"
     rf"(?:\w+\s+){{0,3}}{_EXTERNAL}|within\s+the\s+meaning|means\b|shall\s+mean|refers?\s+to|is\s+defined\s+as)")
 _EXPLAIN_WORD_RE = re.compile(r"mean|defined|described|refer")
+# A sentence that points to an attachment for what its capitalised words are: "the Trademarks of the Franchisor (the
+# details of which are morefully set out in Exhibit A)", "computers, as identified in Exhibit E, may be used as the
+# Development Computer" (c0221, c0094)
+_IN_ATTACHMENT_RE = re.compile(r"\b(?:set\s+(?:out|forth)|described|identified|listed|specified)\s+in\s+(?:the\s+)?"
+                               r"(?:attached\s+)?(?:Exhibit|Schedule|Annex|Appendix|Attachment)\s+[A-Z0-9]", re.IGNORECASE)
+_WORDS_RE = re.compile(r"(?<![\w'’-])[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*")  # capitalised words, no "of" or "and"
+_ISE_RE = re.compile(r"is(e|ed|es|ing|ation|ations)\b")
 _GLOSSARY_RE = re.compile(rf"(?:^|[.;]\s+)({_PHRASE})(?:\((?:s|es|ies)\))?\s*[.:]\s+[A-Z(\"“]")
 _DEFINITIONS_TITLE_RE = re.compile(r"\b(?:definitions|defined\s+terms|interpretation)\b", re.IGNORECASE)
 PLURAL_MARK_RE = re.compile(r"\((?:s|es|ies)\)", re.IGNORECASE)
 ARTICLE_RE = re.compile(r"^(?:the|this|a|an)\s+", re.IGNORECASE)
+
+
+class Known(set[str]):
+    """The keys of the terms a contract gives a meaning to, each spelled one way: a hyphen is a space and "-ise" is
+    "-ize", so "Technical Know How" is the defined "Technical Know-How" (c0268) and "Commercialised" the defined
+    "Commercialized" (c0011). Keys go in and are looked up through :meth:`spelling`."""
+
+    @staticmethod
+    def spelling(key: str) -> str:
+        return _ISE_RE.sub(r"iz\1", " ".join(key.replace("-", " ").split()))
+
+    def add(self, key: str) -> None:
+        super().add(self.spelling(key))
+
+    def update(self, *groups: Iterable[str]) -> None:
+        for group in groups:
+            for key in group:
+                self.add(key)
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, str) and super().__contains__(self.spelling(key))
 
 
 @dataclass(slots=True)
@@ -60,7 +89,7 @@ class Doc:
     body: list[int]
     lowered: str  # the text in lower case, for quick counts before a costly search
     opening: int  # the first numbered section's block: the parties are named before it
-    known: set[str] = field(default_factory=set)  # keys defined, quoted, bracketed or explained anywhere
+    known: Known = field(default_factory=Known)  # keys defined, quoted, bracketed or explained anywhere
     headings: set[str] = field(default_factory=set)  # keys of captions and of phrases in capitals
     lower_words: set[str] = field(default_factory=set)  # words the contract also writes in lower case
     solo: set[str] = field(default_factory=set)  # capitalised words that stand alone mid-sentence (names)
@@ -104,7 +133,7 @@ def prepare(graph: ContractGraph) -> Doc:
     """Everything the contract gives a meaning to, in any of the ways contracts do; and its headings and names."""
     opening = min((s.first for s in graph.sections if s.number), default=len(graph.blocks))
     doc = Doc(graph, [i for i, r in enumerate(graph.roles) if r is Role.BODY], graph.text.lower(), opening)
-    doc.known = {d.key for d in graph.definitions}
+    doc.known.update(d.key for d in graph.definitions)
     glossary = {i for s in graph.sections for i in range(s.first, s.own_end + 1)  # "Due Period. The monthly …"
                 if _DEFINITIONS_TITLE_RE.search(f"{s.title} {graph.blocks[s.first].text[:80]}")}
     for block in graph.blocks:  # every block: the layout sometimes takes the parties' block for contents
@@ -115,6 +144,12 @@ def prepare(graph: ContractGraph) -> Doc:
         for regex in (_PAREN_NAME_RE, *[_HEREINAFTER_RE][:"ereinafter" in text or "ereafter" in text],
                       *[_GLOSSARY_RE][:block.index in glossary]):
             doc.known.update(key_of(m.group(1)) for m in regex.finditer(text))
+        for m in _IN_ATTACHMENT_RE.finditer(text):  # "The Products offered … are set out in Annex I" (c0062)
+            begin = max(text.rfind(". ", 0, m.start()) + 1, m.start() - 80, 0)  # the words near the pointer, in
+            end = min((text.find(". ", m.end()) + 1 or len(text) + 1) - 1, m.end() + 60)  # its sentence
+            for run in (n.group(0).split() for n in _WORDS_RE.finditer(text, begin, end)):  # and every part of
+                doc.known.update(key_of(" ".join(run[a:z])) for a in range(len(run))  # "Leclanché's Products and
+                                 for z in range(a + 1, min(a + 5, len(run) + 1)))  # Services The Products"
         for k in _EXPLAIN_WORD_RE.finditer(text):  # the costly pattern, only just before "means", "defined" …
             start = text.rfind(" ", 0, max(0, k.start() - 120)) + 1
             doc.known.update(key_of(m[1]) for m in _EXPLAINED_RE.finditer(text, start, k.end() + 60))

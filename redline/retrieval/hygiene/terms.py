@@ -19,6 +19,13 @@ from .finding import Finding
 from .termdoc import ARTICLE_RE, PLURAL_MARK_RE, Doc, caps, finding, prepare, vocabulary, where
 
 _MINOR = vocabulary("of per and the for to in on a an or by with")  # a case slip in these is not worth a comment
+_ATTACHED_RE = re.compile(r"\s*(?:EXHIBIT|Exhibit|SCHEDULE|Schedule|ANNEX|Annex|APPENDIX|Appendix|ATTACHMENT|Attachment)"
+                          r"\s+[A-Z0-9][\w.-]{0,5}(?:\s*[-–—:]|\s+(?:TO|to)\s|\s*$)")
+_REDACTED_RE = re.compile(r"\[\s*\*+\s*\]|\[\s*(?:\*\s*){2,}\]|\[redacted", re.IGNORECASE)
+# Words quoted, not defined: 'the words "Violin Plaza"', 'followed by the term "Independent Franchise Owner"'
+# (c0322), 'the FDA Orange Book publication ("Approved Drug Products with …")' (c0308)
+_QUOTING_RE = re.compile(r"(?:\bwords|\b(?:followed\s+by|display\w*|bear\w*|stat\w*|with)\s+the\s+(?:term|phrase|legend)|"
+                         r"\bpublication|\bentitled|\btitled)[\s(\"“]*$", re.IGNORECASE)
 _POINTER_RE = re.compile(r"[\"”]?[\s,]*(?:(?:has|have|shall\s+have)\s+the\s+(?:same\s+)?meanings?|(?:shall\s+)?"
                          r"(?:also\s+)?(?:not\s+)?(?:includes?|be\s+deemed)|:\s|$)", re.IGNORECASE)  # or a gloss
 _ENTITY_TAIL_RE = re.compile(r",?\s+an?\s+[A-Z][\w\s]{0,40}?(?:corporation|company|partnership|limited|bank)[\s,]*$")
@@ -38,16 +45,23 @@ def _unused(doc: Doc) -> list[Finding]:
                     for s in d.sites] for d in graph.definitions}  # a "means" entry is all definition, "(the X)" not
     used = {u.definition for u in graph.usages if not any(a <= u.start < b for a, b in spans[u.definition])}
     means = {(s.block, s.start) for d in graph.definitions if d.id in used for s in d.sites if s.pattern == "means"}
+    redacted = bool(_REDACTED_RE.search(graph.text))
     for d in graph.definitions:
         term, site = PLURAL_MARK_RE.sub("", d.term).strip(" .,;:"), d.sites[0]
         if (d.id in used or not re.fullmatch(r"[A-Z][\w&'’/-]*(?: [\w&'’/-]+){0,7}", term)
                 or any((s.block, s.start) in means for s in d.sites if s.pattern == "means")  # '"API" or "…" means'
-                or graph.text[max(0, site.term_start - 12):site.term_start].rstrip(' "“').endswith("words")):
-            continue  # used, an alias is, or not a term ("and/or companies in the group", 'the words "Violin Plaza"')
-        last = re.escape(term.split()[-1])  # singular or plural, hyphenated or possessive: "Studies", "Licensee-owned"
+                or _QUOTING_RE.search(graph.text, max(0, site.term_start - 40), site.term_start)
+                or (redacted and _POINTER_RE.match(graph.text, site.term_end, site.term_end + 60))):
+            continue  # used, an alias is, not a term ("and/or companies in the group"), words quoted ('followed by
+            # the term "Independent Franchise Owner"', a publication's title), or pointing to a section a redacted
+            # filing may have cut (c0308's '"Supply Failure Remedy Option" has the meaning specified in Section 3.5(b)')
+        words = term.split()
+        last = re.escape(words[-1])  # singular or plural, hyphenated or possessive: "Studies", "Licensee-owned"
         last = re.sub(r"(?:ies|y|s)$", "", last) + ("(?:y|ies)" if re.search("(?:ies|y)$", last) else "(?:s|es)?")
-        pattern = re.compile(r"(?<!\w)" + r"\s+".join([*map(re.escape, term.split()[:-1]), last]) + r"(?!\w)", re.I)
-        stem, pos = term.lower()[:len(term) - 3 if len(term) > 5 else None], -1
+        full = r"\s+".join([*map(re.escape, words[:-1]), last])
+        short = r"\s+".join(map(re.escape, words[:-1])) if len(words) > 2 else ""  # "a Full Verification" (c0130)
+        pattern = re.compile(rf"(?<!\w)(?:{full}{'|' + short if short else ''})(?!\w)", re.I)
+        stem, pos = (" ".join(words[:-1]).lower() if short else term.lower()[:len(term) - 3 if len(term) > 5 else None]), -1
         while (pos := doc.lowered.find(stem, pos + 1)) >= 0:  # a use the graph missed
             if (m := pattern.match(graph.text, pos)) and not any(a <= pos < b for a, b in spans[d.id]) and (
                     m.group(0).isupper() or term.isupper()  # "EBIX MARKS" is defined in capitals, used in any case
@@ -62,13 +76,18 @@ def _unused(doc: Doc) -> list[Finding]:
 def _conflicting(doc: Doc) -> list[Finding]:
     """A term defined at two places in the body of the contract with different words."""
     graph, out = doc.graph, []
+    # from the first attachment heading on ("EXHIBIT G" over a form of confidentiality agreement, c0322), even one
+    # the layout did not read as a schedule
+    attached = next((b.index for b in graph.blocks[doc.opening + 1:] if len(b.text) <= 80 and _ATTACHED_RE.match(b.text)),
+                    len(graph.blocks))  # (after the contract's opening: not an EDGAR filing's "EXHIBIT 10.3" label)
     for d in graph.definitions:
         meanings: dict[int, tuple[set[str], DefinitionSite]] = {}
         for s in d.sites if d.key != "agreement" else ():  # "this Agreement" defined twice is no conflict
             sid = graph.owner[s.block]  # an exhibit is an instrument of its own, with its own definitions
             while sid and graph.section(sid).kind != "schedule":
                 sid = graph.section(sid).parent
-            if s.block in meanings or sid or _POINTER_RE.match(graph.text, s.term_end, s.term_end + 60):
+            if s.block in meanings or sid or s.block >= attached or _POINTER_RE.match(graph.text, s.term_end,
+                                                                                     s.term_end + 60):
                 continue  # an exhibit, a pointer or a gloss ('"X" has the meaning …'), "X" or "Xs" in one sentence
             if s.pattern in ("means", "list", "the_term"):  # a "means" entry's body
                 text = graph.text[s.term_end:s.end]

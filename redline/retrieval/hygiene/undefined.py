@@ -16,7 +16,7 @@ from importlib.resources import files
 
 from ..definitions import term_key
 from .finding import Finding
-from .termdoc import CAPTION_RE, DOCUMENT_WORDS, Doc, bare, caps, finding, key_of, vocabulary, where
+from .termdoc import CAPTION_RE, DOCUMENT_WORDS, Doc, Known, bare, caps, finding, key_of, vocabulary, where
 
 _DETERMINERS = vocabulary("the such said any each all this that these those no either neither every its their his her "
                           "our your other another same")
@@ -85,7 +85,13 @@ _INCORPORATES_RE = re.compile(  # "Capitalized terms used but not defined herein
     r"(?:capitali[sz]ed|defined)\s+terms?\s+(?:(?:which|that)\s+are\s+)?(?:used\s+)?(?:herein|in\s+this\s+\w+)?"
     r"\s*(?:and|but)?\s*(?:(?:which|that)\s+are\s+)?not\s+(?:otherwise\s+)?defined|(?:capitali[sz]ed|defined)\s+"
     r"terms?\s+used\s+(?:herein|in\s+this\s+\w+)\s+(?:shall\s+)?have\s+the\s+(?:same\s+)?meaning|definitions\s+"
-    r"(?:and\s+provisions\s+)?contained\s+in\b.{0,160}?\bincorporated", re.IGNORECASE)
+    r"(?:and\s+provisions\s+)?contained\s+in\b.{0,160}?\bincorporated"
+    # "all capitalized terms shall have the meaning ascribed to them as set forth in the Asset Purchase Agreement"
+    # (c0060), "Each term used and not otherwise defined herein shall have the meaning assigned to such term in the
+    # Offer" (c0440): another instrument, not "Section 1" or "this Agreement"
+    r"|(?:capitali[sz]ed\s+terms?|each\s+term)\b[^.]{0,80}?\bha(?:ve|s)\s+the\s+(?:same\s+)?meanings?\s+(?:ascribed|"
+    r"assigned|given|set\s+forth|provided)\b[^.]{0,60}?\b(?:in|under)\s+(?:the\s+)?(?!(?:this|section|article|clause|"
+    r"schedule|exhibit|annex|appendix|attachment|paragraph|definitions?|following|below)\b)[A-Z]", re.IGNORECASE)
 
 
 def check(doc: Doc) -> list[Finding]:
@@ -94,7 +100,7 @@ def check(doc: Doc) -> list[Finding]:
     # A contract that takes its undefined terms from another document ("Capitalized terms used but not defined
     # herein have the meanings in the Credit Agreement") defines only its parties itself: those are still checked.
     incorporates = any(_INCORPORATES_RE.search(t) for t in (graph.blocks[i].text for i in doc.body)
-                       if "efin" in t or "rpor" in t)
+                       if "efin" in t or "rpor" in t or "eaning" in t)
     opening = " ".join(graph.blocks[i].text for i in range(min(doc.opening, len(graph.blocks))))
     for use in (use for i in doc.body for use in _phrases(graph.blocks[i].text, i, doc)):
         uses[key_of(use[1])].append(use)
@@ -154,8 +160,9 @@ def _phrases(text: str, block: int, doc: Doc) -> list[tuple[int, str, str, int]]
             doc.solo.update([whole[0]] if prev.islower() else [])  # a capitalised word mid-sentence: a name
             continue
         after = m.group(1) if (m := _AFTER_RE.match(text, run[-1][2])) else "."
-        if _initials(whole) in doc.known:
-            continue  # '"CTA" means a Clinical Trial Application': the words of an acronym the contract defines
+        if _initials(whole) in doc.known or key_of(f"{' '.join(whole)} {after}") in doc.known:
+            continue  # '"CTA" means a Clinical Trial Application': the words of an acronym the contract defines;
+            # "the Force Majeure event", "the Warranty period": a defined term with its last word in lower case
         if (_is_name(whole) or key_of(" ".join(whole)) in doc.known or after[0].isdigit() or after == "#"
                 or prev in "\"“”‘'" or text[run[0][1] - 1:run[0][1]] in ("/", ".", "@")
                 or (len(run) == 1 and _GLUED_RE.match(text, run[0][2]))):
@@ -197,7 +204,7 @@ def _looks_defined(key: str, uses: list[tuple[int, str, str, int]], doc: Doc) ->
     """Strong signals only: used as defined terms are, often enough, and neither defined nor a name."""
     words = uses[0][1].split()
     low, determined, n = [w.lower() for w in words], [u for u in uses if u[2]], len(words)
-    tail = (n > 1 or len(determined) < 6) and any(k.endswith(" " + key) for k in doc.known)
+    tail = (n > 1 or len(determined) < 6) and any(k.endswith(" " + Known.spelling(key)) for k in doc.known)
     ends = {0}  # where the words split into known terms ("Licensee" + "Affiliates"); update() adds as it goes
     ends.update(e for e in range(1, n + 1) if any(a in ends and key_of(" ".join(low[a:e])) in doc.known
                                                   for a in range(e)))

@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import pytest
 
+from redline.ooxml.paragraphs import read_document
+from redline.retrieval.graph import ContractGraph
 from redline.retrieval.hygiene import terms
 from tests.retrieval.hygiene.grounded import grounded
+from tests.support.docx_builder import build_docx, para
 
 # A short distribution agreement as it comes out of an EDGAR filing, every term defined and used.
 CONTRACT = """DISTRIBUTION AGREEMENT
@@ -262,3 +265,84 @@ def test_the_distributor_later_called_the_reseller():
 def test_another_role_word_used_once_is_not_a_second_name():
     text = CONTRACT.replace("6. General", "5.2 The Reseller shall keep records.\n\n6. General")
     assert _found(text) == []
+
+
+# -- every WRONG of the second rating round (docs/review-ratings/hygiene-round2-terms.json), its clause quoted ---------
+_GENERAL = "6. General"
+ROUND2_WRONG = [
+    # c0268: "Technical Know-How" defined, "Technical Know How" used
+    ('1.5 "Technical Know-How" shall mean the technical information Supplier supplies.\n\n' + _GENERAL,
+     "5.2 The JVC will have a right to continue to use the Technical Know How already received and absorbed, and "
+     "the Technical Know How stays Supplier's.", "undefined_term", "Technical Know How"),
+    # c0094: 'the Warranty period defined in Article 8.3'
+    ('1.5 The warranty obligations extend for a period (the "Warranty period") of one year.\n\n' + _GENERAL,
+     "5.2 On the date of expiry of the Warranty period defined in Article 8.3, and on any anniversary of the expiry "
+     "date, the Distributor may pay for support during the Warranty period.", "undefined_term", "Warranty"),
+    # c0295: '(the "End-Users")' defined, "End User" used
+    ('1.5 Distributor resells to its customers (the "End-Users").\n\n' + _GENERAL,
+     "5.2 Distributor indemnifies Supplier for any breach by the Distributor of any End User or other agreement, "
+     "and for the End User claims it settles.", "undefined_term", "End User"),
+    # c0221: identified by an exhibit
+    (_GENERAL, "5.2 The rights granted herein include the limited license to use the Trademarks of the Supplier (the "
+     "details of which are morefully set out in Exhibit A). Distributor shall use the Trademarks only in the "
+     "Territory, and such Trademarks remain Supplier's.", "undefined_term", "Trademarks"),
+    # c0094: 'as identified in Exhibit E'
+    (_GENERAL, "5.2 Two (2) computers, as identified in Exhibit E, may be used as the Development Computer and Back-up "
+     "Computer. The Back-up Computer may be used as the Development Computer during any time when the Development "
+     "Computer is unavailable.", "undefined_term", "Development Computer"),
+    # c0062: '("Force Majeure Event")' defined, 'the Force Majeure event' used
+    ('1.5 An event beyond a party\'s control is a "Force Majeure Event".\n\n' + _GENERAL,
+     "5.2 The affected party shall suspend performance only as is necessary as a result of the Force Majeure event, "
+     "and shall resume it when the Force Majeure event ends.", "undefined_term", "Force Majeure"),
+    # c0011: defined "-ized", used "-ised"
+    ('1.5 "Terminated Commercialized Product" means a Product whose sale has ended.\n\n' + _GENERAL,
+     "5.2 The parties will explore the continued sale of such Terminated Commercialised Product, and the "
+     "Terminated Commercialised Product may be sold off.", "undefined_term", "Terminated Commercialised Product"),
+    # c0060: terms taken from another agreement
+    ("1.5 For purposes of this Agreement, all capitalized terms shall have the meaning ascribed to them as set forth in "
+     "the Asset Purchase Agreement.\n\n" + _GENERAL,
+     "5.2 No Transferred Patent is jointly owned by Supplier and any other Person, and the SRAM Intellectual Property "
+     "and such SRAM Intellectual Property stay Supplier's.", "undefined_term", "SRAM Intellectual Property"),
+    # c0440: the same, from "the Offer"
+    ("1.5 Each term used and not otherwise defined herein shall have the meaning assigned to such term in the "
+     "Offer.\n\n" + _GENERAL, "5.2 Every decision needs both parties until the Acceptance Time, and after the "
+     "Acceptance Time the Distributor decides alone, at any time.", "undefined_term", "Acceptance Time"),
+    # c0062: defined in place by its annex
+    (_GENERAL, "5.2 Supplier's Products and Services The Modules offered by Supplier are set out in Annex I.\n\n5.3 "
+     "Distributor shall store the Modules, insure the Modules, label the Modules, ship the Modules, resell the "
+     "Modules and return such Modules, each module tested.", "undefined_term", "Modules"),
+    # c0308: a pointer to a section the filing redacted
+    ('1.5 "Supply Failure Remedy Option" has the meaning specified in Section 5.3(b);\n\n' + _GENERAL,
+     "5.3 [***]", "unused_definition", "Supply Failure Remedy Option"),
+    # c0308: a publication's title in brackets
+    (_GENERAL, "5.2 Supply ends once the Product is placed on the Discontinued Drug Product List of the FDA Orange Book "
+     'publication ("Approved Drug Products with Therapeutic Equivalence Evaluations").', "unused_definition",
+     "Approved Drug Products with Therapeutic Equivalence Evaluations"),
+    # c0322: words to display, not a definition
+    (_GENERAL, "5.2 The identification shall be in a form which specifies the Distributor's name, followed by the term "
+     '"Independent Franchise Owner" or such other identification as Supplier approves.', "unused_definition",
+     "Independent Franchise Owner"),
+    # c0130: used in a shorter form
+    ('1.5 "Full Verification Service" means the bespoke tests agreed for the verification of the Products.\n\n'
+     + _GENERAL, "5.2 The Distributor shall be entitled to require that Supplier carries out a Full Verification.",
+     "unused_definition", "Full Verification Service"),
+]
+
+
+@pytest.mark.parametrize(("before", "clause", "kind", "quote"), ROUND2_WRONG)
+def test_what_the_second_round_rated_wrong_is_not_reported(before, clause, kind, quote):
+    text = CONTRACT.replace(_GENERAL, f"{clause}\n\n{before}")
+    assert quote in text and (kind, quote) not in {(f.kind, f.quote) for f in _check(text)}
+
+
+def test_a_term_defined_again_in_an_attached_form_is_no_conflict():
+    # c0322: Exhibit G, a form of confidentiality agreement whose "RECITALS" heading (a Word heading) the layout
+    # reads as a section of its own, defines "Franchises" for itself
+    body = [para(t) for t in CONTRACT.split("\n\n") if t.strip()]
+    recital = para('A. Company sells air purifiers (the "Products").')
+    exhibit = [para("EXHIBIT G"), para("CONFIDENTIALITY AGREEMENT"), para("This Confidentiality Agreement is made "
+               "by the undersigned."), para("RECITALS", "Heading1"), recital]
+    graph = ContractGraph.from_paragraphs(read_document(build_docx("".join(body + exhibit)), anchor=True).paragraphs)
+    assert [f for f in grounded(terms.check, graph) if f.kind == "conflicting_definition"] == []
+    in_body = CONTRACT.replace(_GENERAL, 'A. Company sells air purifiers (the "Products").\n\n' + _GENERAL)
+    assert [f.quote for f in _check(in_body) if f.kind == "conflicting_definition"] == ["Products"]
