@@ -105,14 +105,14 @@ def check(doc: Doc) -> list[Finding]:
     for use in (use for i in doc.body for use in _phrases(graph.blocks[i].text, i, doc)):
         uses[key_of(use[1])].append(use)
     for key, found in uses.items():
-        if incorporates and not (key in _ROLE_WORDS and len(found) >= 4 and re.search(
+        g = next((g for g in _ROLE_GROUPS if key in g), frozenset())  # "Distributor" defined, "Reseller" used
+        party = next((d for d in graph.definitions if d.key in g - {key} and d.sites[0].block < doc.opening), None)
+        if incorporates and party is None and not (key in _ROLE_WORDS and len(found) >= 4 and re.search(
                 rf"\b{re.escape(found[0][1])}\b", opening)):
             continue  # not a party of this instrument, named in its opening: perhaps the other document's term
         if _looks_defined(key, found, doc):
             block, text, _, start = next((u for u in found if u[2]), found[0])
             at, start = where(graph, block), graph.blocks[block].start + start
-            g = next((g for g in _ROLE_GROUPS if key in g), frozenset())  # "Distributor" defined, "Reseller" used
-            party = next((d for d in graph.definitions if d.key in g - {key} and d.sites[0].block < doc.opening), None)
             out.append(finding(doc, "undefined_term", block, start, start + len(text), f"'{text}' is used in {at} "
                                 "but never defined") if party is None else finding(
                 doc, "party_names", block, start, start + len(text), f"'{text}' in {at} seems to name the party "

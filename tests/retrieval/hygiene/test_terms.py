@@ -262,6 +262,16 @@ def test_the_distributor_later_called_the_reseller():
                              "'Distributor' in the opening paragraphs: one party, two names")]
 
 
+def test_a_second_name_for_a_party_is_reported_where_terms_come_from_another_document():
+    # c0092 (train): "Contractor" defined in the preamble, "Consultant" used four times; with an incorporation clause
+    incorporates = "1. Definitions\n\nCapitalized terms used but not defined herein have the meanings given in the " \
+                   "Master Supply Agreement.\n"
+    text = CONTRACT.replace("1. Definitions\n", incorporates).replace("6. General", "5.2 The Reseller shall keep "
+                            "records. The Reseller shall report monthly, and the Reseller shall allow audits. Supplier "
+                            "may inspect the Reseller at any time.\n\n6. General")
+    assert [(f.kind, f.quote) for f in _check(text)] == [("party_names", "Reseller")]
+
+
 def test_another_role_word_used_once_is_not_a_second_name():
     text = CONTRACT.replace("6. General", "5.2 The Reseller shall keep records.\n\n6. General")
     assert _found(text) == []
