@@ -48,6 +48,16 @@ _EXPLAINED_RE = re.compile(
     rf"(?:is|are)\s+)(?:defined|described)\s+{_EXTERNAL}|(?:has|have|shall\s+have)\s+the\s+(?:same\s+)?meanings?\s+"
     rf"(?:\w+\s+){{0,3}}{_EXTERNAL}|within\s+the\s+meaning|means\b|shall\s+mean|refers?\s+to|is\s+defined\s+as)")
 _EXPLAIN_WORD_RE = re.compile(r"mean|defined|described|refer")
+# More ways a contract gives a term its meaning, each from a dev contract a reviewer read (round 3):
+_INCLUDES_RE = re.compile(rf"^\s*(?:\(\w{{1,3}}\)|\d{{1,2}}(?:\.\d{{1,2}})*\.?)?\s*({_PHRASE})\s+(?:includes?|shall\s+include)\b")
+# ("(g) Person includes an individual, corporation, …", an entry opening its paragraph)
+_GIVEN_RE = re.compile(  # "Term has the meaning set out in Clause 3.1" (an index entry), 'Schedule "A": Fee Schedule',
+    rf"({_PHRASE})\s+(?:has|have|shall\s+have)\s+the\s+meanings?\s+(?:set\s+(?:out|forth)|given|ascribed|assigned|"
+    rf"specified)\s+(?:to\s+it\s+)?in\s+(?:Clause|Section|Article|paragraph)|(?:Schedule|Exhibit|Annex|Appendix|"
+    rf"Attachment)\s+[\"“]?[A-Z0-9]{{1,3}}[\"”]?\s*[:–—-]\s*({_PHRASE})|\b(?:form|establish|constitute|create|set\s+up)\s+"
+    rf"(?:a|an)\s+({_PHRASE})|\b[Tt]he\s+({_PHRASE})\s+of\s+this\s+Agreement\s+(?:shall\s+be|is|will\s+be)\b|"
+    rf"(?:^|[.;]\s+|{_PHRASE}\s+)The\s+({_PHRASE})\s+(?:is|are)\s+(?:a|an)\s")  # "form a Steering Committee", "The
+# Term of this Agreement shall be …", "The Message Manager is a tool used to …" (c0244, c0215, c0125, c0156, c0292)
 # A sentence that points to an attachment for what its capitalised words are: "the Trademarks of the Franchisor (the
 # details of which are morefully set out in Exhibit A)", "computers, as identified in Exhibit E, may be used as the
 # Development Computer" (c0221, c0094)
@@ -95,6 +105,8 @@ class Doc:
     solo: set[str] = field(default_factory=set)  # capitalised words that stand alone mid-sentence (names)
     parties: set[str] = field(default_factory=set)  # first words of the companies named in the opening blocks
     names: set[str] = field(default_factory=set)  # "federal trade" [Commission], the title's "strategic alliance"
+    name_heads: set[tuple[str, ...]] = field(default_factory=set)  # "johns hopkins" of "Johns Hopkins University"
+    bags: set[frozenset[str]] = field(default_factory=set)  # the words of each multi-word known term, in any order
 
 
 def where(graph: ContractGraph, block: int) -> str:
@@ -142,8 +154,8 @@ def prepare(graph: ContractGraph) -> Doc:
                          and q.count(" ") < 8  # a quoted sentence ("… of the Licence Agreement") defines no term
                          and not _FORWARD_RE.match(text, m.end()) and not _MENTION_RE.search(text, 0, m.start()))
         for regex in (_PAREN_NAME_RE, *[_HEREINAFTER_RE][:"ereinafter" in text or "ereafter" in text],
-                      *[_GLOSSARY_RE][:block.index in glossary]):
-            doc.known.update(key_of(m.group(1)) for m in regex.finditer(text))
+                      *[_GLOSSARY_RE][:block.index in glossary], _INCLUDES_RE, _GIVEN_RE):
+            doc.known.update(key_of(next(g for g in m.groups() if g)) for m in regex.finditer(text))
         for m in _IN_ATTACHMENT_RE.finditer(text):  # "The Products offered … are set out in Annex I" (c0062)
             begin = max(text.rfind(". ", 0, m.start()) + 1, m.start() - 80, 0)  # the words near the pointer, in
             end = min((text.find(". ", m.end()) + 1 or len(text) + 1) - 1, m.end() + 60)  # its sentence
@@ -156,6 +168,7 @@ def prepare(graph: ContractGraph) -> Doc:
         if graph.roles[block.index] is Role.BODY:
             caption = CAPTION_RE.match(text)
             doc.headings.update([key_of(caption.group(1))] if caption else [], map(key_of, _CAPS_RUN_RE.findall(text)))
+    doc.bags = {frozenset(k.split()) for k in doc.known if " " in k}
     doc.lower_words = {w.strip(".,;:()[]\"'“”’") for w in set(graph.text.split()) if w[:1].islower()}
     doc.parties = {m.group(1) for i in doc.body[:8] if i < opening for m in _COMPANY_RE.finditer(graph.blocks[i].text)}
     for words in (m.group(0).split() for i in doc.body[:3] for m in _NAMED_RE.finditer(graph.blocks[i].text)):

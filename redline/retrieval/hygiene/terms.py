@@ -48,29 +48,37 @@ def _unused(doc: Doc) -> list[Finding]:
     redacted = bool(_REDACTED_RE.search(graph.text))
     for d in graph.definitions:
         term, site = PLURAL_MARK_RE.sub("", d.term).strip(" .,;:"), d.sites[0]
-        if (d.id in used or not re.fullmatch(r"[A-Z][\w&'’/-]*(?: [\w&'’/-]+){0,7}", term)
+        if (d.id in used or len(d.sites) > 1 or not re.fullmatch(r"[A-Z][\w&'’/-]*(?: [\w&'’/-]+){0,7}", term)
                 or any((s.block, s.start) in means for s in d.sites if s.pattern == "means")  # '"API" or "…" means'
                 or _QUOTING_RE.search(graph.text, max(0, site.term_start - 40), site.term_start)
                 or (redacted and _POINTER_RE.match(graph.text, site.term_end, site.term_end + 60))):
-            continue  # used, an alias is, not a term ("and/or companies in the group"), words quoted ('followed by
+            continue  # used (a second site is a use: 'does an "Ownership Change Event"', c0016), an alias is, not a
+            # term ("and/or companies in the group"), words quoted ('followed by
             # the term "Independent Franchise Owner"', a publication's title), or pointing to a section a redacted
             # filing may have cut (c0308's '"Supply Failure Remedy Option" has the meaning specified in Section 3.5(b)')
         words = term.split()
-        last = re.escape(words[-1])  # singular or plural, hyphenated or possessive: "Studies", "Licensee-owned"
+        last = _word(words[-1])  # singular or plural, hyphenated or possessive: "Studies", "Licensee-owned"
         last = re.sub(r"(?:ies|y|s)$", "", last) + ("(?:y|ies)" if re.search("(?:ies|y)$", last) else "(?:s|es)?")
-        full = r"\s+".join([*map(re.escape, words[:-1]), last])
-        short = r"\s+".join(map(re.escape, words[:-1])) if len(words) > 2 else ""  # "a Full Verification" (c0130)
+        full = r"\s+".join([*map(_word, words[:-1]), last])
+        short = r"\s+".join(map(_word, words[:-1])) if len(words) > 2 else ""  # "a Full Verification" (c0130)
         pattern = re.compile(rf"(?<!\w)(?:{full}{'|' + short if short else ''})(?!\w)", re.I)
         stem, pos = (" ".join(words[:-1]).lower() if short else term.lower()[:len(term) - 3 if len(term) > 5 else None]), -1
+        stem = stem.split("-")[0] or stem  # "non-" finds "Non- Recourse" too
         while (pos := doc.lowered.find(stem, pos + 1)) >= 0:  # a use the graph missed
             if (m := pattern.match(graph.text, pos)) and not any(a <= pos < b for a, b in spans[d.id]) and (
                     m.group(0).isupper() or term.isupper()  # "EBIX MARKS" is defined in capitals, used in any case
-                    or all(g[0] == w[0] or w in _MINOR for g, w in zip(m[0].split(), term.split(), strict=False))):
+                    or all(g[0] == w[0] or w in _MINOR for g, w in zip(re.sub(r"-\s+", "-", m[0]).split(), term.split(),
+                                                                         strict=False))):
                 break
         else:
             out.append(finding(doc, "unused_definition", site.block, site.term_start, site.term_end,
                                 f"'{term}' is defined in {where(graph, site.block)} but never used"))
     return out
+
+
+def _word(word: str) -> str:
+    """A word of a term as a pattern, a hyphen in it allowed a line break after ("Non- Recourse", c0440)."""
+    return re.escape(word).replace(r"\-", r"-\s*")
 
 
 def _conflicting(doc: Doc) -> list[Finding]:

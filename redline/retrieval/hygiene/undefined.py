@@ -76,6 +76,7 @@ _HEAD_RE = re.compile(r"[(\s]*(?:\d{1,3}(?:\.\d{1,3})*\.?|[A-Za-z]\.|\([a-z0-9]{
 # Multi-word terms contracts commonly define ("Effective Date", "Business Day"), counted on CUAD's training contracts
 # by ``redline hygiene-terms``: one use of one of those, defined nowhere, is the defect a lawyer expects flagged.
 _COMMON = frozenset(json.loads(files(__package__).joinpath("common_terms.json").read_text(encoding="utf-8"))["terms"])
+_GENERIC_HEADS = ("event", "period", "date", "notice", "transaction")  # a term's last word a shorter use may drop
 _QUANTIFIERS = vocabulary("any all each such said no every these those")
 _RUN_RE = re.compile(r"(?<![\w'’&-])[A-Z][\w&'’-]*(?:(?:\s+(?:of|for|and|&))?\s+[A-Z][\w&'’-]*)*")
 _AFTER_RE = re.compile(r"\s*(\w[\w'’-]*|[^\s\w])")
@@ -163,6 +164,10 @@ def _phrases(text: str, block: int, doc: Doc) -> list[tuple[int, str, str, int]]
         if _initials(whole) in doc.known or key_of(f"{' '.join(whole)} {after}") in doc.known:
             continue  # '"CTA" means a Clinical Trial Application': the words of an acronym the contract defines;
             # "the Force Majeure event", "the Warranty period": a defined term with its last word in lower case
+        if len(whole) > 2 and _is_name(whole):
+            doc.name_heads.add(tuple(whole[:2]))  # "Johns Hopkins" [University]: its other names are names too
+        if bare(prev) != prev and frozenset(key_of(f"{bare(prev)} {' '.join(whole)}").split()) in doc.bags:
+            continue  # "Client's Sponsor Graphics", the defined "Sponsor Client Graphic" in other order (c0154)
         if (_is_name(whole) or key_of(" ".join(whole)) in doc.known or after[0].isdigit() or after == "#"
                 or prev in "\"“”‘'" or text[run[0][1] - 1:run[0][1]] in ("/", ".", "@")
                 or (len(run) == 1 and _GLUED_RE.match(text, run[0][2]))):
@@ -208,7 +213,10 @@ def _looks_defined(key: str, uses: list[tuple[int, str, str, int]], doc: Doc) ->
     ends = {0}  # where the words split into known terms ("Licensee" + "Affiliates"); update() adds as it goes
     ends.update(e for e in range(1, n + 1) if any(a in ends and key_of(" ".join(low[a:e])) in doc.known
                                                   for a in range(e)))
-    if (key in doc.known or key in doc.names or tail or any(sum(c.isalpha() for c in w) < 2 for w in words)
+    prefix = n > 1 and any(f"{Known.spelling(key)} {w}" in doc.known for w in _GENERIC_HEADS)  # "Change of Control"
+    # for the defined "Change of Control Event" (c0124); not "Gross Margin" for "Gross Margin Per Tablet" (c0149)
+    if (key in doc.known or key in doc.names or tail or prefix or tuple(low[:2]) in doc.name_heads
+            or any(sum(c.isalpha() for c in w) < 2 for w in words)
             or (n > 1 and (n in ends or words[0] in _KNOWN_ACRONYMS))):
         return False  # defined, the tail of one ("such Patent Rights" after "GSK Patent Rights"), or two side by side
     if (n > 1 and not caps(words[0]) and low[0] not in doc.lower_words and key_of(low[0]) not in _TERM_NOUNS

@@ -345,6 +345,66 @@ def test_what_the_second_round_rated_wrong_is_not_reported(before, clause, kind,
     assert quote in text and (kind, quote) not in {(f.kind, f.quote) for f in _check(text)}
 
 
+# -- every WRONG of the third round (docs/review-ratings/hygiene-round3-terms.json), its clause quoted ------------------
+ROUND3_WRONG = [
+    # c0244: '(g) Person includes an individual, corporation, …'
+    ("1.5 Person includes an individual, corporation, partnership or trust.\n\n" + _GENERAL,
+     "5.2 Distributor shall not assign this Agreement to any Person, nor transfer the Products to such Person or to "
+     "another Person, except with consent.", "undefined_term", "Person"),
+    # c0215: an index entry pointing to its clause
+    ("1.5 Term has the meaning set out in Clause 3.1;\n\n" + _GENERAL,
+     "5.2 Distributor shall report during the Term, the Term may be extended, and such Term ends on notice.",
+     "undefined_term", "Term"),
+    # c0154: "Client's Sponsor Graphics" for the defined "Sponsor Client Graphic"
+    ('1.5 "Sponsor Distributor Graphic" means a graphic naming Distributor as a sponsor.\n\n' + _GENERAL,
+     "5.2 Supplier will show the banner impressions of Distributor's Sponsor Graphics on its pages each month, and "
+     "Distributor's Sponsor Graphics shall be rotated among the pages it names in the order form.", "undefined_term",
+     "Sponsor Graphics"),
+    # c0124: the defined "Change of Control Event" without its last word
+    ('1.5 A change in who controls a party is a "Change of Control Event".\n\n' + _GENERAL,
+     "5.2 If a party undergoes a Change of Control Event, the other party may terminate this Agreement on notice to "
+     "the party undergoing the Change of Control, and the Change of Control ends the licence.", "undefined_term",
+     "Change of Control"),
+    # c0411: another name of a named institution
+    (_GENERAL, "5.2 Distributor shall not use the name of The Johns Hopkins University or the Johns Hopkins Health "
+     "System, nor the name of the Johns Hopkins Health System's hospitals.", "undefined_term",
+     "Johns Hopkins Health System"),
+    # c0244: an attachment's title
+    ('1.5 The following Schedules form part of this Agreement:\n\nSchedule "A": Fee Schedule.\n\n' + _GENERAL,
+     "5.2 Fees for other locations are payable in accordance with the Fee Schedule, and the Fee Schedule may change.",
+     "undefined_term", "Fee Schedule"),
+    # c0125: a committee formed where it is named
+    (_GENERAL, "5.2 The parties shall form a Steering Committee of senior staff. The Steering Committee shall meet "
+     "quarterly, and the Steering Committee decides by consensus.", "undefined_term", "Steering Committee"),
+    # c0156: 'The Term of this Agreement shall be for the Contract Period'
+    (_GENERAL, "5.2 Duration. The Term of this Agreement shall be for three years unless extended, the Term ends on "
+     "notice, and such Term may be renewed.", "undefined_term", "Term"),
+    # c0292: 'The Message Manager is a tool used to …'
+    (_GENERAL, "5.2 Message Manager The Message Manager is a tool used to collect incoming messages. Distributor shall "
+     "support the Message Manager and such Message Manager updates.", "undefined_term", "Message Manager"),
+    # c0016: quoted where it is used, before its definition
+    ('5.3 An "Ownership Change Event" means the acquisition of half of Distributor\'s shares.\n\n' + _GENERAL,
+     '5.2 Supplier may terminate this Agreement if one of the following competitors does an "Ownership Change '
+     'Event": Lycos, Yahoo or AOL.', "unused_definition", "Ownership Change Event"),
+    # c0440: 'against any Non- Recourse Party', the hyphen broken at a line end
+    (_GENERAL, '5.2 No claim lies against any officer or agent of a party (collectively, "Non-Recourse Parties"), and '
+     "no claim lies against any Non- Recourse Party.", "unused_definition", "Non-Recourse Parties"),
+]
+
+
+@pytest.mark.parametrize(("before", "clause", "kind", "quote"), ROUND3_WRONG)
+def test_what_the_third_round_rated_wrong_is_not_reported(before, clause, kind, quote):
+    text = CONTRACT.replace(_GENERAL, f"{clause}\n\n{before}")
+    assert quote in text and (kind, quote) not in {(f.kind, f.quote) for f in _check(text)}
+
+
+def test_a_shorter_use_of_a_term_with_a_qualifier_is_still_undefined():
+    # c0149 (rated USEFUL): '"Gross Margin Per Tablet" means the Gross Margin calculated …', "Gross Margin" undefined
+    text = CONTRACT.replace(_GENERAL, '5.2 "Gross Margin Per Tablet" means the Gross Margin calculated under GAAP, '
+                            "and the Gross Margin is the gross margin of the Products.\n\n" + _GENERAL)
+    assert "Gross Margin" in _undefined(text)
+
+
 def test_a_term_defined_again_in_an_attached_form_is_no_conflict():
     # c0322: Exhibit G, a form of confidentiality agreement whose "RECITALS" heading (a Word heading) the layout
     # reads as a section of its own, defines "Franchises" for itself
