@@ -20,7 +20,7 @@ untouched contract did not already get (same rule, paragraph text and quote) and
 - ``empty_attachment``: anchored at the emptied attachment's heading, or anywhere quoting its name
   ("Exhibit B", where it is cited).
 
-The added time is :func:`redline.retrieval.hygiene.check` alone (the graph is built for the review anyway):
+The added time is :func:`redline.retrieval.hygiene.check` and :func:`redline.analysis.two_values.check` alone (the graph is built for the review anyway):
 the fastest of three runs on a freshly built graph, per contract, with pages counted at 500 words (as
 ``tests/support/make_contract.py`` writes them); ``time_long`` times one long contract directly.
 """
@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from redline.analysis import two_values
 from redline.analysis.cache import MemoryCache
 from redline.analysis.clauses import clauses_from_paragraphs
 from redline.analysis.pipeline import review
@@ -210,13 +211,14 @@ def quote_start(text: str, quote: str, occurrence: int) -> int | None:
 
 
 def time_check(paragraphs: Sequence[Paragraph], repeats: int = 3) -> float:
-    """Seconds :func:`check` takes on these paragraphs' graph: the fastest of ``repeats`` runs, each on a
-    graph built afresh (a check may cache what it computed on the graph)."""
+    """Seconds the review's hygiene takes on these paragraphs' graph (:func:`check` and the two-values check): the
+    fastest of ``repeats`` runs, each on a graph built afresh (a check may cache what it computed on the graph)."""
     best = float("inf")
     for _ in range(repeats):
         graph = ContractGraph.from_paragraphs(paragraphs)
         started = time.perf_counter()
         check(graph)
+        two_values.check(graph)
         best = min(best, time.perf_counter() - started)
     return best
 
