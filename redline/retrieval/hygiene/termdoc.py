@@ -56,7 +56,12 @@ _GIVEN_RE = re.compile(  # "Term has the meaning set out in Clause 3.1" (an inde
     rf"specified)\s+(?:to\s+it\s+)?in\s+(?:Clause|Section|Article|paragraph)|(?:Schedule|Exhibit|Annex|Appendix|"
     rf"Attachment)\s+[\"“]?[A-Z0-9]{{1,3}}[\"”]?\s*[:–—-]\s*({_PHRASE})|\b(?:form|establish|constitute|create|set\s+up)\s+"
     rf"(?:a|an)\s+({_PHRASE})|\b[Tt]he\s+({_PHRASE})\s+of\s+this\s+Agreement\s+(?:shall\s+be|is|will\s+be)\b|"
-    rf"(?:^|[.;]\s+|{_PHRASE}\s+)The\s+({_PHRASE})\s+(?:is|are)\s+(?:a|an)\s")  # "form a Steering Committee", "The
+    rf"(?:^|[.;]\s+|{_PHRASE}\s+)The\s+({_PHRASE})\s+(?:is|are)\s+(?:a|an)\s|({_PHRASE})\s+(?:is|are)\s+defined\s+(?:on|in)\s+"
+    rf"(?:Exhibit|Schedule|Annex|Appendix|Attachment)|\b(?:the|an?)\s+({_PHRASE})\b[^.]{{0,60}}?\bshall\s+be\s+defined\s+as\b|"
+    rf"({_PHRASE})\s+(?:specified|named|identified)\s+in\s+(?:paragraph|section|clause)\s")  # round 4: "Net Revenue is
+# defined on Exhibit A" (c0045), "The amount of the Exit Fee … shall be defined as" (c0391), "the Third Party specified
+# in paragraph 2 below" (c0395)
+_LOWER_MEANS_RE = re.compile(r"\b([a-z][a-z]+(?:\s+[a-z]+){0,3}?)\s+(?:hereof\s+|herein\s+)?(?:shall\s+mean|means)\b")  # "form a Steering Committee", "The
 # Term of this Agreement shall be …", "The Message Manager is a tool used to …" (c0244, c0215, c0125, c0156, c0292)
 # A sentence that points to an attachment for what its capitalised words are: "the Trademarks of the Franchisor (the
 # details of which are morefully set out in Exhibit A)", "computers, as identified in Exhibit E, may be used as the
@@ -156,6 +161,8 @@ def prepare(graph: ContractGraph) -> Doc:
         for regex in (_PAREN_NAME_RE, *[_HEREINAFTER_RE][:"ereinafter" in text or "ereafter" in text],
                       *[_GLOSSARY_RE][:block.index in glossary], _INCLUDES_RE, _GIVEN_RE):
             doc.known.update(key_of(next(g for g in m.groups() if g)) for m in regex.finditer(text))
+        if "mean" in text:  # "the business day hereof shall mean the work day other than …" (c0351)
+            doc.known.update(key_of(m.group(1)) for m in _LOWER_MEANS_RE.finditer(text))
         for m in _IN_ATTACHMENT_RE.finditer(text):  # "The Products offered … are set out in Annex I" (c0062)
             begin = max(text.rfind(". ", 0, m.start()) + 1, m.start() - 80, 0)  # the words near the pointer, in
             end = min((text.find(". ", m.end()) + 1 or len(text) + 1) - 1, m.end() + 60)  # its sentence

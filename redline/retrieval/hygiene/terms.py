@@ -51,7 +51,10 @@ def _unused(doc: Doc) -> list[Finding]:
         if (d.id in used or len(d.sites) > 1 or not re.fullmatch(r"[A-Z][\w&'’/-]*(?: [\w&'’/-]+){0,7}", term)
                 or any((s.block, s.start) in means for s in d.sites if s.pattern == "means")  # '"API" or "…" means'
                 or _QUOTING_RE.search(graph.text, max(0, site.term_start - 40), site.term_start)
-                or (redacted and _POINTER_RE.match(graph.text, site.term_end, site.term_end + 60))):
+                or (redacted and _POINTER_RE.match(graph.text, site.term_end, site.term_end + 60))
+                or (term.isupper() and _initials(graph.text[max(0, site.term_start - 120):site.term_start]).endswith(term))):
+            # (or an acronym naming what it follows, "Trust Preferred Income Equity Redeemable Securities ("PIERS")",
+            # a service mark rather than a term, c0035)
             continue  # used (a second site is a use: 'does an "Ownership Change Event"', c0016), an alias is, not a
             # term ("and/or companies in the group"), words quoted ('followed by
             # the term "Independent Franchise Owner"', a publication's title), or pointing to a section a redacted
@@ -59,10 +62,11 @@ def _unused(doc: Doc) -> list[Finding]:
         words = term.split()
         last = _word(words[-1])  # singular or plural, hyphenated or possessive: "Studies", "Licensee-owned"
         last = re.sub(r"(?:ies|y|s)$", "", last) + ("(?:y|ies)" if re.search("(?:ies|y)$", last) else "(?:s|es)?")
-        full = r"\s+".join([*map(_word, words[:-1]), last])
-        short = r"\s+".join(map(_word, words[:-1])) if len(words) > 2 else ""  # "a Full Verification" (c0130)
+        head = [_word(w.rstrip("sS")) + "[sS]?" if len(w) > 3 else _word(w) for w in words[:-1]]  # "Auto Channel
+        full = r"\s+".join([*head, last])  # Home Page" for the "AUTOS CHANNEL HOME PAGE" (c0053)
+        short = r"\s+".join(head) if len(words) > 2 else ""  # "a Full Verification" (c0130)
         pattern = re.compile(rf"(?<!\w)(?:{full}{'|' + short if short else ''})(?!\w)", re.I)
-        stem, pos = (" ".join(words[:-1]).lower() if short else term.lower()[:len(term) - 3 if len(term) > 5 else None]), -1
+        stem, pos = (words[0].lower().rstrip("s") if len(words) > 1 else term.lower()[:len(term) - 3 if len(term) > 5 else None]), -1
         stem = stem.split("-")[0] or stem  # "non-" finds "Non- Recourse" too
         while (pos := doc.lowered.find(stem, pos + 1)) >= 0:  # a use the graph missed
             if (m := pattern.match(graph.text, pos)) and not any(a <= pos < b for a, b in spans[d.id]) and (
@@ -74,6 +78,11 @@ def _unused(doc: Doc) -> list[Finding]:
             out.append(finding(doc, "unused_definition", site.block, site.term_start, site.term_end,
                                 f"'{term}' is defined in {where(graph, site.block)} but never used"))
     return out
+
+
+def _initials(text: str) -> str:
+    """The capitals that start the words of ``text`` ("Trust Preferred Income … Securities (" is "TPIES")."""
+    return "".join(w[0] for w in re.findall(r"[A-Za-z][\w'’-]*", text) if w[0].isupper())
 
 
 def _word(word: str) -> str:
@@ -125,8 +134,9 @@ def _miscased(doc: Doc) -> list[Finding]:
         for pos in (m.start() for m in re.finditer(re.escape(low), doc.lowered)):
             found, end = text[pos:pos + len(low)], pos + len(low)
             pairs = [(g, w) for g, w in zip(found.split(), term.split(), strict=True) if g.lower() not in _MINOR]
-            if not (any(g == w for g, w in pairs) and any(g != w for g, w in pairs)) or any(
-                    caps(g) for g, w in pairs if g != w):
+            if not (any(g == w and not caps(g) for g, w in pairs) and any(g != w for g, w in pairs)) or any(
+                    caps(g) for g, w in pairs if g != w):  # ("third party IP infringement": only the acronym as
+                # defined, the rest ordinary words, is a description, not the defined "Third Party IP", c0395)
                 continue  # as defined, all lower case, in capitals, or a slip in "of" or "per"
             i = bisect.bisect_right(starts, pos) - 1
             if not (re.match(r"[\w-]", text[pos - 1:pos]) or re.match(r"[\w-]|\s+[A-Z]", text[end:end + 2])

@@ -76,7 +76,8 @@ _HEAD_RE = re.compile(r"[(\s]*(?:\d{1,3}(?:\.\d{1,3})*\.?|[A-Za-z]\.|\([a-z0-9]{
 # Multi-word terms contracts commonly define ("Effective Date", "Business Day"), counted on CUAD's training contracts
 # by ``redline hygiene-terms``: one use of one of those, defined nowhere, is the defect a lawyer expects flagged.
 _COMMON = frozenset(json.loads(files(__package__).joinpath("common_terms.json").read_text(encoding="utf-8"))["terms"])
-_GENERIC_HEADS = ("event", "period", "date", "notice", "transaction")  # a term's last word a shorter use may drop
+_REDACTED_AFTER_RE = re.compile(r"\s*\[\s*\*")
+_GENERIC_HEADS = ("event", "period", "date", "notice", "transaction", "country")  # a term's last word a shorter use may drop
 _QUANTIFIERS = vocabulary("any all each such said no every these those")
 _RUN_RE = re.compile(r"(?<![\w'’&-])[A-Z][\w&'’-]*(?:(?:\s+(?:of|for|and|&))?\s+[A-Z][\w&'’-]*)*")
 _AFTER_RE = re.compile(r"\s*(\w[\w'’-]*|[^\s\w])")
@@ -175,6 +176,10 @@ def _phrases(text: str, block: int, doc: Doc) -> list[tuple[int, str, str, int]]
         # "Company's Marketing Plan" reads as a term; "Contractor's Right to Terminate" is a caption
         determiner = "its" if len(run) > 1 and prev[0].isupper() and bare(prev) != prev else (
             prev.lower() if prev.lower() in _DETERMINERS else "")
+        if determiner == "its" and len(tail) > 1 and tail[-2].lower() == "this":
+            determiner = "this"  # "this LICENSEE's Customer Agreement": a document naming itself (c0094)
+        if _REDACTED_AFTER_RE.match(text, run[-1][2]):
+            continue  # "VS Preferred Pricing [***]": what would say what it is was cut from the filing (c0125)
         opener = prev[-1] in ".:;!?●•·" or (run[0][1] < 12 and not prev[0].isalpha())
         role = len(run) == 1 and (key_of(word) in _ROLE_WORDS or word in doc.parties)  # "Recipient shall", "Acme will"
         acronyms = sum(caps(t[0]) for t in run)
@@ -213,7 +218,10 @@ def _looks_defined(key: str, uses: list[tuple[int, str, str, int]], doc: Doc) ->
     ends = {0}  # where the words split into known terms ("Licensee" + "Affiliates"); update() adds as it goes
     ends.update(e for e in range(1, n + 1) if any(a in ends and key_of(" ".join(low[a:e])) in doc.known
                                                   for a in range(e)))
-    prefix = n > 1 and any(f"{Known.spelling(key)} {w}" in doc.known for w in _GENERIC_HEADS)  # "Change of Control"
+    prefix = n > 1 and any(f"{Known.spelling(key)} {w}" in doc.known for w in _GENERIC_HEADS)
+    prefix = prefix or any(" ".join(low[a:]) in doc.known and all(w in doc.lower_words for w in low[:a])
+                           for a in range(1, n - 1))  # "Proposed Sale Transaction": a defined term with an ordinary
+    # word before it, capitalised (c0045)  # "Change of Control"
     # for the defined "Change of Control Event" (c0124); not "Gross Margin" for "Gross Margin Per Tablet" (c0149)
     if (key in doc.known or key in doc.names or tail or prefix or tuple(low[:2]) in doc.name_heads
             or any(sum(c.isalpha() for c in w) < 2 for w in words)

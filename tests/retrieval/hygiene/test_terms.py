@@ -398,6 +398,65 @@ def test_what_the_third_round_rated_wrong_is_not_reported(before, clause, kind, 
     assert quote in text and (kind, quote) not in {(f.kind, f.quote) for f in _check(text)}
 
 
+# -- every WRONG of the fourth round (docs/review-ratings/hygiene-round4-terms.json), its clause quoted -----------------
+ROUND4_WRONG = [
+    # c0011: '"Major Market Country" means each of the United States, Canada, Japan …', "other Major Markets"
+    ('1.5 "Major Market Country" means each of the United States, Canada and Japan.\n\n' + _GENERAL,
+     "5.2 The objective is approval in the US and other Major Markets, then in such Major Markets as the parties pick, "
+     "and in any other market later.",
+     "undefined_term", "Major Markets"),
+    # c0045: "Net Revenue is defined on Exhibit A"
+    ("1.5 Net Revenue is defined on Exhibit A.\n\n" + _GENERAL, "5.2 The prices follow the Net Revenue of the period, "
+     "and the Net Revenue is reported monthly.", "undefined_term", "Net Revenue"),
+    # c0391: "The amount of the Exit Fee … shall be defined as the following"
+    ("1.5 The amount of the Exit Fee payable by Distributor shall be defined as the following sum.\n\n" + _GENERAL,
+     "5.2 In addition to the Exit Fee, Distributor pays its expenses, and the Exit Fee is due on exit.",
+     "undefined_term", "Exit Fee"),
+    # c0395: "the Third Party specified in paragraph 2 below"
+    (_GENERAL, "5.2 Distributor may supply the products to the Third Party specified in paragraph 2 below only, and "
+     "the Third Party pays for them.", "undefined_term", "Third Party"),
+    # c0094: "this LICENSEE's Customer Agreement", a form naming itself
+    (_GENERAL, "5.2 The end user protects the rights in the software as set forth in this Licensee's Customer "
+     "Agreement, and the Customer Agreement governs every customer copy, and the Customer Agreement binds it.",
+     "undefined_term", "Customer Agreement"),
+    # c0351: "the business day hereof shall mean the work day other than public holidays"
+    ("1.5 The business day hereof shall mean the work day other than public holidays.\n\n" + _GENERAL,
+     "5.2 A notice sent on a day that is not a Business Day arrives on the following Business Day.",
+     "undefined_term", "Business Day"),
+    # c0125: followed by what the filing redacted
+    (_GENERAL, "5.2 Distributor is not required to offer VS Preferred Pricing [***]. The parties agree that the VS "
+     "Preferred Pricing [***] applies to all pricing of orders, and the VS Preferred Pricing [***] survives.",
+     "undefined_term",
+     "VS Preferred Pricing"),
+    # c0045: "such Proposed Sale Transaction" for the defined "Sale Transaction"
+    ('1.5 "Sale Transaction" means a sale of the business.\n\n' + _GENERAL, "5.2 Supplier shall give notice of any "
+     "proposed Sale Transaction, and such Proposed Sale Transaction and the Proposed Sale Transaction need consent.",
+     "undefined_term", "Proposed Sale Transaction"),
+    # c0053: "AUTOS CHANNEL HOME PAGE" defined, "the Auto Channel Home Page" used
+    ('1.5 "AUTOS CHANNEL HOME PAGE" means the web page shown at the site.\n\n' + _GENERAL,
+     "5.2 Supplier shall place a link on the Auto Channel Home Page.", "unused_definition", "AUTOS CHANNEL HOME PAGE"),
+    # c0035: an acronym naming the securities it follows, a service mark
+    (_GENERAL, '5.2 The 4,500,000 Trust Preferred Income Equity Redeemable Securities ("PIERS") are sold by Supplier.',
+     "unused_definition", "PIERS"),
+]
+
+
+@pytest.mark.parametrize(("before", "clause", "kind", "quote"), ROUND4_WRONG)
+def test_what_the_fourth_round_rated_wrong_is_not_reported(before, clause, kind, quote):
+    text = CONTRACT.replace(_GENERAL, f"{clause}\n\n{before}")
+    assert quote in text and (kind, quote) not in {(f.kind, f.quote) for f in _check(text)}
+
+
+def test_a_description_that_shares_an_acronym_with_a_term_is_no_case_error():
+    # c0395: "Section 11.2(a)(ii) (third party IP infringement)" beside the defined "Third Party IP"
+    text = CONTRACT.replace(_GENERAL, '5.2 "Third Party IP" means software Supplier licenses from others.\n\n5.3 '
+                            "Supplier warrants the Third Party IP. The warranties in Section 4 (third party IP "
+                            "infringement) survive.\n\n" + _GENERAL)
+    assert [f for f in _check(text) if f.kind == "term_case"] == []
+    slip = text.replace("(third party IP infringement)", "(Third party IP)")
+    assert [f.quote for f in _check(slip) if f.kind == "term_case"] == ["Third party IP"]
+
+
 def test_a_shorter_use_of_a_term_with_a_qualifier_is_still_undefined():
     # c0149 (rated USEFUL): '"Gross Margin Per Tablet" means the Gross Margin calculated …', "Gross Margin" undefined
     text = CONTRACT.replace(_GENERAL, '5.2 "Gross Margin Per Tablet" means the Gross Margin calculated under GAAP, '
