@@ -56,7 +56,7 @@ _GIVEN_RE = re.compile(  # "Term has the meaning set out in Clause 3.1" (an inde
     rf"specified)\s+(?:to\s+it\s+)?in\s+(?:Clause|Section|Article|paragraph)|(?:Schedule|Exhibit|Annex|Appendix|"
     rf"Attachment)\s+[\"“]?[A-Z0-9]{{1,3}}[\"”]?\s*[:–—-]\s*({_PHRASE})|\b(?:form|establish|constitute|create|set\s+up)\s+"
     rf"(?:a|an)\s+({_PHRASE})|\b[Tt]he\s+({_PHRASE})\s+of\s+this\s+Agreement\s+(?:shall\s+be|is|will\s+be)\b|"
-    rf"(?:^|[.;]\s+|{_PHRASE}\s+)The\s+({_PHRASE})\s+(?:is|are)\s+(?:a|an)\s|({_PHRASE})\s+(?:is|are)\s+defined\s+(?:on|in)\s+"
+    rf"(?:^|[.;]\s+|{_PHRASE}\s+)The\s+([A-Z][\w'’-]*\s+{_PHRASE})\s+(?:is|are)\s+(?:a|an)\s|({_PHRASE})\s+(?:is|are)\s+defined\s+(?:on|in)\s+"
     rf"(?:Exhibit|Schedule|Annex|Appendix|Attachment)|\b(?:the|an?)\s+({_PHRASE})\b[^.]{{0,60}}?\bshall\s+be\s+defined\s+as\b|"
     rf"({_PHRASE})\s+(?:specified|named|identified)\s+in\s+(?:paragraph|section|clause)\s")  # round 4: "Net Revenue is
 # defined on Exhibit A" (c0045), "The amount of the Exit Fee … shall be defined as" (c0391), "the Third Party specified
@@ -68,7 +68,7 @@ _LOWER_MEANS_RE = re.compile(r"\b([a-z][a-z]+(?:\s+[a-z]+){0,3}?)\s+(?:hereof\s+
 # Development Computer" (c0221, c0094)
 _IN_ATTACHMENT_RE = re.compile(r"\b(?:set\s+(?:out|forth)|described|identified|listed|specified)\s+in\s+(?:the\s+)?"
                                r"(?:attached\s+)?(?:Exhibit|Schedule|Annex|Appendix|Attachment)\s+[A-Z0-9]", re.IGNORECASE)
-_WORDS_RE = re.compile(r"(?<![\w'’-])[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*")  # capitalised words, no "of" or "and"
+_NAMED_THING_RE = re.compile(r"\b(?:[Tt]he|such|all|any)\s+([A-Z][\w'’-]*(?:\s+(?!The\b)[A-Z][\w'’-]*)*)")
 _ISE_RE = re.compile(r"is(e|ed|es|ing|ation|ations)\b")
 _GLOSSARY_RE = re.compile(rf"(?:^|[.;]\s+)({_PHRASE})(?:\((?:s|es|ies)\))?\s*[.:]\s+[A-Z(\"“]")
 _DEFINITIONS_TITLE_RE = re.compile(r"\b(?:definitions|defined\s+terms|interpretation)\b", re.IGNORECASE)
@@ -166,9 +166,11 @@ def prepare(graph: ContractGraph) -> Doc:
         for m in _IN_ATTACHMENT_RE.finditer(text):  # "The Products offered … are set out in Annex I" (c0062)
             begin = max(text.rfind(". ", 0, m.start()) + 1, m.start() - 80, 0)  # the words near the pointer, in
             end = min((text.find(". ", m.end()) + 1 or len(text) + 1) - 1, m.end() + 60)  # its sentence
-            for run in (n.group(0).split() for n in _WORDS_RE.finditer(text, begin, end)):  # and every part of
-                doc.known.update(key_of(" ".join(run[a:z])) for a in range(len(run))  # "Leclanché's Products and
-                                 for z in range(a + 1, min(a + 5, len(run) + 1)))  # Services The Products"
+            # the things it sets out, named with an article ("the Trademarks", "The Products"): not a party near
+            # it ("Developer's current Prices", "Snap and Sponsor will …") nor the document it belongs to ("Exhibit
+            # A of the NTL Transfer Agreement")
+            doc.known.update(key_of(n.group(1)) for n in _NAMED_THING_RE.finditer(text, begin, end)
+                             if not re.search(r"\bof\s*$", text[max(0, n.start() - 4):n.start()]))
         for k in _EXPLAIN_WORD_RE.finditer(text):  # the costly pattern, only just before "means", "defined" …
             start = text.rfind(" ", 0, max(0, k.start() - 120)) + 1
             doc.known.update(key_of(m[1]) for m in _EXPLAINED_RE.finditer(text, start, k.end() + 60))
