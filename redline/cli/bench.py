@@ -44,6 +44,9 @@ def run_bench(args: argparse.Namespace) -> int:
     from redline.bench.overview import overview_rows  # the run page of the largest contract, reviewed
 
     overview_rows(pages, repeat=args.repeat, workdir=Path(args.workdir), out=sys.stdout)
+    from redline.bench.analytics import analytics_row  # the analytics page of a workspace in use
+
+    analytics_row(pages, repeat=args.repeat, workdir=Path(args.workdir), out=sys.stdout)
     if args.openai_latency > 0:
         from redline.bench.processes import openai_latency
 

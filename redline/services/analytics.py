@@ -5,9 +5,10 @@ missing one has no verdict yet, so a rule whose suggestions are all pending has 
 acceptance rate (``None``, shown as "—"), not 0%. Rule health lists every rule of
 the playbooks in scope, so a rule that never fires (``silent``) is visible too.
 
-Read-only. Aggregation is done in Python over one pass of the rows so the same
-code gives the same numbers on SQLite and PostgreSQL (validator status lives in
-JSON, which the two databases query differently).
+Read-only. The database groups and counts (validator status and rule title are read from the
+suggestion's JSON with ``KT``, which SQLite and PostgreSQL both translate); Python only adds up one
+row per group, so the time does not grow with the suggestions in the workspace (issue #30: the
+summary once decoded each suggestion's JSON and its run's stats once per suggestion).
 """
 
 from __future__ import annotations
@@ -17,10 +18,13 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
+from django.db.models import Count, OuterRef, Q, Subquery, TextField, Value
+from django.db.models.fields.json import KT
+from django.db.models.functions import Coalesce, TruncDate
 from django.utils import timezone
 
 from ..errors import ApplicationError
-from ..models import Feedback, KnownEntry, Outcome, PlaybookVersion, Rule, Suggestion, Workspace
+from ..models import AnalysisRun, Feedback, KnownEntry, Outcome, PlaybookVersion, Rule, Suggestion, Workspace
 
 TIME_RANGES = {"7d": 7, "30d": 30, "90d": 90, "all": None}
 NOISY_MIN_SAMPLE = 5
@@ -73,44 +77,43 @@ def analytics_summary(*, workspace: Workspace, time_range: str = "30d", playbook
         suggestions = suggestions.filter(created_at__gte=timezone.now() - timedelta(days=days))
     if playbook_id is not None:
         suggestions = suggestions.filter(run__playbook_version__playbook_id=playbook_id)
-    rows = list(suggestions.values("pk", "rule_key", "category", "severity", "data", "created_at", "run_id",
-                                   "run__stats"))
-    ids = [r["pk"] for r in rows]
-    outcome_of: dict[int, str] = {}
-    for e in KnownEntry.objects.filter(suggestion_id__in=ids).values("suggestion_id", "outcome"):
-        outcome_of[e["suggestion_id"]] = e["outcome"]
-    votes: dict[int, list[bool]] = defaultdict(list)
+    # One row per group of suggestions that share everything the summary splits them by: the database counts,
+    # the suggestion rows (and their large JSON) never come to Python, so the cost does not grow with them.
+    outcome = KnownEntry.objects.filter(suggestion=OuterRef("pk")).order_by("-pk").values("outcome")[:1]
+    grouped = (suggestions
+               .annotate(status=Coalesce(KT("data__validation__status"), Value("none"), output_field=TextField()),
+                         title=KT("data__rule_title"),
+                         day=TruncDate("created_at"), outcome=Subquery(outcome))
+               .values("rule_key", "category", "severity", "status", "title", "day", "outcome")
+               .annotate(n=Count("pk", distinct=True), ups=Count("feedback", filter=Q(feedback__thumbs_up=True)),
+                         downs=Count("feedback", filter=Q(feedback__thumbs_up=False)))
+               .order_by())
     tags: Counter = Counter()
     reasons: Counter = Counter()
-    for f in Feedback.objects.filter(suggestion_id__in=ids).values("suggestion_id", "thumbs_up", "tags",
-                                                                    "follow_up_reason"):
-        votes[f["suggestion_id"]].append(f["thumbs_up"])
-        tags.update(f["tags"])
-        if f["follow_up_reason"]:
-            reasons[f["follow_up_reason"]] += 1
+    for row_tags, reason in Feedback.objects.filter(suggestion__in=suggestions).values_list("tags",
+                                                                                            "follow_up_reason"):
+        tags.update(row_tags)
+        if reason:
+            reasons[reason] += 1
 
     total = _Bucket()
     groups: dict[str, dict[str, _Bucket]] = {k: defaultdict(_Bucket) for k in
                                              ("rule", "category", "severity", "validator_status")}
     daily: dict[date, _Bucket] = defaultdict(_Bucket)
     titles: dict[str, str] = {}
-    for r in rows:
-        validation = (r["data"] or {}).get("validation") or {}
+    for r in grouped:
         keys = {"rule": r["rule_key"], "category": r["category"], "severity": r["severity"],
-                "validator_status": validation.get("status", "none")}
-        titles.setdefault(r["rule_key"], (r["data"] or {}).get("rule_title", r["rule_key"]))
-        buckets = [total, daily[r["created_at"].date()], *(groups[g][k] for g, k in keys.items())]
-        outcome = outcome_of.get(r["pk"])
-        ups = sum(votes[r["pk"]])
-        downs = len(votes[r["pk"]]) - ups
-        for b in buckets:
-            b.suggestions += 1
-            if outcome:
-                b.outcomes[outcome] += 1
-            b.thumbs_up += ups
-            b.thumbs_down += downs
-    run_stats = {r["run_id"]: r["run__stats"] or {} for r in rows}
-    hallucination_drops = sum(stats.get("hallucination_drops", 0) for stats in run_stats.values())
+                "validator_status": r["status"]}
+        titles.setdefault(r["rule_key"], r["title"] or r["rule_key"])
+        for b in [total, daily[r["day"]], *(groups[g][k] for g, k in keys.items())]:
+            b.suggestions += r["n"]
+            if r["outcome"]:
+                b.outcomes[r["outcome"]] += r["n"]
+            b.thumbs_up += r["ups"]
+            b.thumbs_down += r["downs"]
+    drops = AnalysisRun.objects.filter(pk__in=suggestions.values("run_id")).values_list(
+        "stats__hallucination_drops", flat=True)  # one value per run, not per suggestion
+    hallucination_drops = sum(d for d in drops if isinstance(d, int))
     fail = groups["validator_status"].get("FAIL")
     return {
         "time_range": time_range,
