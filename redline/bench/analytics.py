@@ -13,9 +13,7 @@ request allocates in Python.
 from __future__ import annotations
 
 import json
-import os
 import secrets
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any, TextIO
@@ -79,26 +77,16 @@ def measure(contract: Path, repeat: int) -> dict[str, Any]:
 
 def analytics_row(pages: list[int], *, repeat: int, workdir: Path, out: TextIO) -> None:
     """The bench row for the largest contract (a fresh process and database)."""
-    from .processes import ROOT, generated_contract
+    from .overview import in_fresh_process
+    from .processes import generated_contract
 
     n = max(pages)
-    contract = generated_contract(workdir, n)
-    database = (workdir / f"analytics-{n}p.sqlite3").resolve()
-    database.unlink(missing_ok=True)
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "redline.settings", "DATABASE_URL": f"sqlite:///{database}",
-           "REDLINE_DATA_DIR": str((workdir / "analytics-data").resolve())}
-    for var in ("REDIS_URL", "CELERY_BROKER_URL"):
-        env.pop(var, None)
-    result = subprocess.run([sys.executable, "-m", "redline.bench.analytics", str(contract.resolve()), str(repeat * 4)],
-                            capture_output=True, text=True, cwd=ROOT, env=env)
-    if result.returncode != 0:
-        raise RuntimeError(f"the analytics bench failed: {result.stderr.strip()[-500:]}")
-    m = json.loads(result.stdout.strip().splitlines()[-1])
+    m = in_fresh_process("redline.bench.analytics", generated_contract(workdir, n), repeat * 4, workdir=workdir,
+                         name=f"analytics-{n}p")
     label = "analytics page (workspace in use)"
     out.write(f"{n:>5}  {label:<50} {m['page_s']:>8.3f} {m['page_mb']:>8.1f}  {m['suggestions']} suggestions in "
               f"{m['runs']} runs, each with a {m['stats_bytes'] // 1024} KB stats record\n")
     out.flush()
-
 
 if __name__ == "__main__":
     print(json.dumps(measure(Path(sys.argv[1]), int(sys.argv[2]))))

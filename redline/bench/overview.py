@@ -111,30 +111,37 @@ def measure(contract: Path, repeat: int) -> dict[str, Any]:
             "partial_mb": partial_mb, "page_s": page_s, "page_mb": page_mb}
 
 
-def overview_rows(pages: list[int], *, repeat: int, workdir: Path, out: TextIO) -> None:
-    """The bench rows for the largest contract (a fresh process and database each time)."""
-    from .processes import ROOT, generated_contract
+def in_fresh_process(module: str, contract: Path, repeat: int, *, workdir: Path, name: str) -> dict[str, Any]:
+    """``python -m module contract repeat`` with a throwaway SQLite database and data folder in ``workdir``
+    (no Redis, in-process jobs); what it prints last, as JSON."""
+    from .processes import ROOT
 
-    n = max(pages)
-    contract = generated_contract(workdir, n)
-    database = (workdir / f"overview-{n}p.sqlite3").resolve()
+    database = (workdir / f"{name}.sqlite3").resolve()
     database.unlink(missing_ok=True)
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "redline.settings", "DATABASE_URL": f"sqlite:///{database}",
-           "REDLINE_DATA_DIR": str((workdir / "overview-data").resolve())}
+           "REDLINE_DATA_DIR": str((workdir / f"{name}-data").resolve())}
     for var in ("REDIS_URL", "CELERY_BROKER_URL"):
         env.pop(var, None)
-    result = subprocess.run([sys.executable, "-m", "redline.bench.overview", str(contract.resolve()), str(repeat * 20)],
+    result = subprocess.run([sys.executable, "-m", module, str(contract.resolve()), str(repeat)],
                             capture_output=True, text=True, cwd=ROOT, env=env)
     if result.returncode != 0:
-        raise RuntimeError(f"the run-overview bench failed: {result.stderr.strip()[-500:]}")
-    m = json.loads(result.stdout.strip().splitlines()[-1])
+        raise RuntimeError(f"the {name} bench failed: {result.stderr.strip()[-500:]}")
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def overview_rows(pages: list[int], *, repeat: int, workdir: Path, out: TextIO) -> None:
+    """The bench rows for the largest contract (a fresh process and database each time)."""
+    from .processes import generated_contract
+
+    n = max(pages)
+    m = in_fresh_process("redline.bench.overview", generated_contract(workdir, n), repeat * 20, workdir=workdir,
+                         name=f"overview-{n}p")
     label = "run overview: filtered list (htmx partial)"
     out.write(f"{n:>5}  {label:<50} {m['partial_s']:>8.3f} {m['partial_mb']:>8.1f}  "
               f"{m['filtered']} of {m['suggestions']} suggestions, {FILTERED}\n")
     out.write(f"{n:>5}  {'run overview: whole run page (first 25 cards)':<50} {m['page_s']:>8.3f} "
               f"{m['page_mb']:>8.1f}\n")
     out.flush()
-
 
 if __name__ == "__main__":
     print(json.dumps(measure(Path(sys.argv[1]), int(sys.argv[2]))))
