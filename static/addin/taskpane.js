@@ -387,6 +387,9 @@ function start(info) {
   else signedOut();
 }
 
+// boot.js started the clock when the pane appeared; from here on this script keeps it.
+const boot = window.redlineBoot;
+if (boot) clearTimeout(boot.timer);
 if (typeof Office === "undefined") {
   loadFailed(
     "Office.js, which lets the pane talk to Word, could not be loaded from appsforoffice.microsoft.com. " +
@@ -398,7 +401,7 @@ if (typeof Office === "undefined") {
       "Word has not answered the pane for 8 seconds. Close the Redline pane and open it again from " +
         "Home › Review contract; if this keeps happening, save your work and restart Word.",
     );
-  }, OFFICE_TIMEOUT_MS);
+  }, Math.max(0, OFFICE_TIMEOUT_MS - (boot ? Date.now() - boot.at : 0)));
   Office.onReady().then((info) => {
     clearTimeout(timer);
     start(info);

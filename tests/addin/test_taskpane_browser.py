@@ -401,7 +401,8 @@ def test_clauses_section_lists_every_category_and_selects_the_cited_paragraph(al
 @pytest.mark.parametrize(("office_js", "says"), [
     (None, "could not be loaded from appsforoffice.microsoft.com"),  # blocked: "Office is not defined"
     ("window.Office = {onReady: () => new Promise(() => {})};", "Word has not answered the pane"),  # never ready
-], ids=["not-loaded", "no-answer"])
+    ("hang", "has not loaded from appsforoffice.microsoft.com in 8 seconds"),  # the request never answered
+], ids=["not-loaded", "no-answer", "hanging"])
 def test_a_pane_that_cannot_start_says_so_after_eight_seconds_at_most(chromium, redline_server, office_js, says):
     """The pane's clock is Playwright's fake one, paused: the 8-second promise is checked on the page's own time,
     to the tenth of a second, whatever the load of the machine. While it is paused nothing in the page waits
@@ -413,12 +414,19 @@ def test_a_pane_that_cannot_start_says_so_after_eight_seconds_at_most(chromium, 
         context.clock.pause_at(1_000)  # the page starts at 1.000 s of its clock, and its time moves only when told
         if office_js is None:
             context.route(OFFICE_JS, lambda route: route.abort())
+        elif office_js == "hang":  # a firewall that drops the packets: the request is never answered
+            context.route(OFFICE_JS, lambda route: None)
         else:
             context.route(OFFICE_JS, lambda route: route.fulfill(body=office_js, content_type="text/javascript"))
         page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
-        page.goto(f"{redline_server}/addin/taskpane/")
+        page.goto(f"{redline_server}/addin/taskpane/",  # (a hanging Office.js holds the "load" event forever)
+                  wait_until="commit" if office_js == "hang" else "load")
+        if office_js == "hang":  # "Starting…" from the first paint, and the clock that explains a silence running
+            wait_for(lambda: page.locator("#starting").is_visible()
+                     and page.evaluate("() => typeof window.redlineBoot") == "object")
+            assert page.evaluate("() => document.readyState") == "loading"  # still waiting for Office.js
 
         def alerts() -> list[str]:
             return page.evaluate("() => [...document.querySelectorAll('[role=alert]')]"
