@@ -40,6 +40,7 @@ class Group:
     heading: str
     severity: str
     rows: tuple[SuggestionRow, ...]
+    total: int  # in the whole filtered list, not just on this page
 
 
 def _context(paragraph: str, quote: str, occurrence: int) -> tuple[str, str, str]:
@@ -94,9 +95,11 @@ def page_rows(run: AnalysisRun, suggestions: list[Suggestion], user: AbstractBas
     return rows
 
 
-def group_rows(rows: list[SuggestionRow], by: str, sections: dict[str, str] | None = None) -> list[Group]:
+def group_rows(rows: list[SuggestionRow], by: str, sections: dict[str, str] | None = None,
+               totals: dict[str, int] | None = None) -> list[Group]:
     """Consecutive rows with the same rule, severity or clause (the section heading they sit under) as
-    one group: the list arrives in the grouping's order, so a page's groups follow it."""
+    one group: the list arrives in the grouping's order, so a page's groups follow it. ``totals``: each
+    group's size in the whole filtered list (:func:`dashboard.overview.group_totals`)."""
     def key(row: SuggestionRow) -> str:
         if by == "severity":
             return row.suggestion.severity
@@ -114,5 +117,5 @@ def group_rows(rows: list[SuggestionRow], by: str, sections: dict[str, str] | No
             heading = ident or "Before the first heading"
         else:
             heading = members[0].data.get("rule_title") or ident
-        out.append(Group(heading, severity, members))
+        out.append(Group(heading, severity, members, (totals or {}).get(ident, len(members))))
     return out

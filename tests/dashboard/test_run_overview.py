@@ -178,6 +178,28 @@ def test_group_by_clause_uses_the_heading_each_paragraph_is_under(alice):
     assert '<option value="clause" selected>' in html
 
 
+def headings(html: str) -> list[str]:
+    return [" ".join(re.sub(r"<[^>]+>", " ", h).split()) for h in re.findall(r'<h3 id="g-\d+">(.*?)</h3>', html)]
+
+
+def test_a_group_heading_counts_the_whole_group_on_every_page(alice):
+    """Issue #30: "Payment terms · 23 suggestions" on page 1 and 25 on page 2 of a group of 60 read as two counts."""
+    plan = [("payment-terms", "payment_terms", "major", "comment", "pay", None, "PASS", "threshold", 50)] * 60
+    run = make_run(alice, [*plan, PLAN[0]])
+    client = login("alice")
+    first = headings(client.get(f"/runs/{run.pk}/", **HTMX).content.decode())
+    assert first == ["Liability cap critical 1 suggestion", "Payment terms major 60 suggestions, 24 on this page"]
+    last = headings(client.get(f"/runs/{run.pk}/", {"page": "3"}, **HTMX).content.decode())
+    assert last == ["Payment terms major 60 suggestions, 11 on this page"]
+    filtered = headings(client.get(f"/runs/{run.pk}/", {"severity": "major", "page": "2"}, **HTMX).content.decode())
+    assert filtered == ["Payment terms major 60 suggestions, 25 on this page"]  # of the filtered list
+
+
+def test_grouped_by_severity_the_heading_says_it_once(alice):
+    html = login("alice").get(f"/runs/{make_run(alice).pk}/", {"group": "severity"}, **HTMX).content.decode()
+    assert headings(html) == ["Critical 2 suggestions", "Major 2 suggestions", "Minor 3 suggestions"]  # no "Major major"
+
+
 def test_bad_filter_values_are_a_visible_note_never_a_500(alice):
     run = make_run(alice)
     client = login("alice")
