@@ -13,7 +13,6 @@ request allocates in Python.
 from __future__ import annotations
 
 import json
-import secrets
 import sys
 from pathlib import Path
 from typing import Any, TextIO
@@ -50,28 +49,19 @@ def _workspace_in_use(run: Any, user: Any) -> None:
 
 def measure(contract: Path, repeat: int) -> dict[str, Any]:
     """In a process whose settings point at a fresh database: review, fill the workspace, time the page."""
-    import django
+    from .overview import _timed, reviewed_in_fresh_database
 
-    django.setup()
-    from django.core.management import call_command
+    run, user = reviewed_in_fresh_database(contract)
     from django.test import Client
 
     from redline.models import AnalysisRun, Suggestion
-    from redline.services.accounts import membership_create, user_create, workspace_create
 
-    from .overview import _timed, reviewed_run
-
-    call_command("migrate", verbosity=0)
-    workspace = workspace_create(name="Bench LLP")
-    user = user_create(username="bench", password=secrets.token_urlsafe())  # signed in with force_login
-    membership = membership_create(user=user, workspace=workspace, role="admin")
-    run = reviewed_run(membership=membership, data=contract.read_bytes(), filename=contract.name)
     _workspace_in_use(run, user)
     client = Client()
     client.force_login(user)
     seconds, mb = _timed(client, "/analytics/?time_range=all", repeat)
-    return {"runs": AnalysisRun.objects.filter(workspace=workspace).count(),
-            "suggestions": Suggestion.objects.filter(run__workspace=workspace).count(),
+    return {"runs": AnalysisRun.objects.filter(workspace=run.workspace).count(),
+            "suggestions": Suggestion.objects.filter(run__workspace=run.workspace).count(),
             "stats_bytes": len(json.dumps(run.stats)), "page_s": seconds, "page_mb": mb}
 
 

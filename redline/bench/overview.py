@@ -83,23 +83,31 @@ def _timed(client: Any, url: str, repeat: int, **headers: str) -> tuple[float, f
     return statistics.median(times), peak / 2**20
 
 
-def measure(contract: Path, repeat: int) -> dict[str, Any]:
-    """In a process whose settings point at a fresh database: review, then time the run page."""
+def reviewed_in_fresh_database(contract: Path) -> tuple[AnalysisRun, Any]:
+    """In a process whose settings point at a fresh database: migrate, make a workspace and its admin, review
+    ``contract`` (:func:`reviewed_run`); the run and the admin."""
     import django
 
     django.setup()
     from django.core.management import call_command
-    from django.http import QueryDict
-    from django.test import Client
 
-    from dashboard.overview import run_filters, run_overview, suggestions_filtered
     from redline.services.accounts import membership_create, user_create, workspace_create
 
     call_command("migrate", verbosity=0)
     workspace = workspace_create(name="Bench LLP")
     user = user_create(username="bench", password=secrets.token_urlsafe())  # signed in with force_login
     membership = membership_create(user=user, workspace=workspace, role="admin")
-    run = reviewed_run(membership=membership, data=contract.read_bytes(), filename=contract.name)
+    return reviewed_run(membership=membership, data=contract.read_bytes(), filename=contract.name), user
+
+
+def measure(contract: Path, repeat: int) -> dict[str, Any]:
+    """In a process whose settings point at a fresh database: review, then time the run page."""
+    run, user = reviewed_in_fresh_database(contract)
+    from django.http import QueryDict
+    from django.test import Client
+
+    from dashboard.overview import run_filters, run_overview, suggestions_filtered
+
     client = Client()
     client.force_login(user)
     url = f"/runs/{run.pk}/"
