@@ -239,15 +239,16 @@ def suggestions_filtered(*, run: AnalysisRun, filters: RunFilters) -> QuerySet[S
     return qs.annotate(rank=_SEVERITY_RANK).order_by("rank", "rule_key", "position")
 
 
-def group_totals(*, suggestions: QuerySet[Suggestion], by: str, sections: dict[str, str] | None = None
-                 ) -> dict[str, int]:
+def group_totals(*, suggestions: QuerySet[Suggestion], by: str) -> dict[tuple[str, ...], int]:
     """How many of the filtered ``suggestions`` each group holds, in one query: a page shows part of a group,
-    its heading says how many there are in all ("Payment terms · 145", not the 23 on this page)."""
-    column = {"severity": "severity", "clause": "anchor"}.get(by, "rule_key")
-    counts: Counter[str] = Counter()
-    for value, n in suggestions.order_by().values(column).annotate(n=Count("pk")).values_list(column, "n"):
-        counts[(sections or {}).get(value, "") if by == "clause" else value] += n
-    return dict(counts)
+    its heading says how many there are in all ("Payment terms · 145", not the 23 on this page). By rule, a
+    group is a rule at one severity (a finding may override its rule's); by clause, none is given: two
+    sections may share a heading, and the count would add them up."""
+    if by == "clause":
+        return {}
+    columns = ("severity",) if by == "severity" else ("severity", "rule_key")
+    return {tuple(row[:-1]): row[-1] for row in
+            suggestions.order_by().values(*columns).annotate(n=Count("pk")).values_list(*columns, "n")}
 
 
 def suggestions_page(*, run: AnalysisRun, filters: RunFilters) -> Page:

@@ -96,26 +96,27 @@ def page_rows(run: AnalysisRun, suggestions: list[Suggestion], user: AbstractBas
 
 
 def group_rows(rows: list[SuggestionRow], by: str, sections: dict[str, str] | None = None,
-               totals: dict[str, int] | None = None) -> list[Group]:
+               totals: dict[tuple[str, ...], int] | None = None) -> list[Group]:
     """Consecutive rows with the same rule, severity or clause (the section heading they sit under) as
     one group: the list arrives in the grouping's order, so a page's groups follow it. ``totals``: each
     group's size in the whole filtered list (:func:`dashboard.overview.group_totals`)."""
-    def key(row: SuggestionRow) -> str:
+    def key(row: SuggestionRow) -> tuple[str, ...]:
         if by == "severity":
-            return row.suggestion.severity
+            return (row.suggestion.severity,)
         if by == "clause":
-            return (sections or {}).get(row.suggestion.anchor, "")
-        return row.suggestion.rule_key
+            return ((sections or {}).get(row.suggestion.anchor, ""),)
+        return (row.suggestion.severity, row.suggestion.rule_key)  # a finding may set its own severity
 
     out: list[Group] = []
     for ident, members in groupby(rows, key=key):
         members = tuple(members)
         severity = min((r.suggestion.severity for r in members), key=severity_rank)
         if by == "severity":
-            heading = ident.capitalize()
+            heading = ident[0].capitalize()
         elif by == "clause":
-            heading = ident or "Before the first heading"
+            heading = ident[0] or "Before the first heading"
         else:
-            heading = members[0].data.get("rule_title") or ident
-        out.append(Group(heading, severity, members, (totals or {}).get(ident, len(members))))
+            heading = members[0].data.get("rule_title") or ident[1]
+        total = (totals or {}).get(ident, len(members))
+        out.append(Group(heading, severity, members, total))
     return out

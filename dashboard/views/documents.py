@@ -175,7 +175,7 @@ def _results_context(request: DashboardRequest, run: AnalysisRun) -> dict:
     page = overview.suggestions_page(run=run, filters=filters)
     rows = page_rows(run, list(page.object_list), request.user)
     sections = queries.paragraph_sections(version=run.document_version) if filters.group == "clause" else None
-    totals = overview.group_totals(suggestions=page.paginator.object_list, by=filters.group, sections=sections)
+    totals = overview.group_totals(suggestions=page.paginator.object_list, by=filters.group)
     return {"overview": summary, "filters": filters, "page": page, "count": summary.total,
             "groups": group_rows(rows, filters.group, sections, totals), "group": filters.group,
             "dimensions": overview.dimensions(overview=summary, filters=filters),

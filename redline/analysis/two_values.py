@@ -45,7 +45,7 @@ def _re(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.IGNORECASE)
 
 
-_DURATION = r"(?P<q>(?:[a-z-]+\s+){0,4}(?:\(\s*)?\d{1,3}(?:\s*\))?[\s-]+(?:business\s+|calendar\s+)?(?:days?|months?|years?))"
+_DURATION = r"(?P<q>(?:\b[a-z][a-z-]*\s+){0,4}(?:\(\s*)?\d{1,3}(?:\s*\))?[\s-]+(?:business\s+|calendar\s+)?(?:days?|months?|years?))"
 RIGHTS = (
     Right("notice to terminate for convenience",
           _re(r"\bterminat\w*\b.{0,160}\b(?:for\s+(?:its\s+)?convenience|without\s+cause|for\s+any\s+reason)\b|"

@@ -390,6 +390,7 @@ function start(info) {
 // boot.js started the clock when the pane appeared; from here on this script keeps it.
 const boot = window.redlineBoot;
 if (boot) clearTimeout(boot.timer);
+document.querySelector(".boot-failed")?.remove(); // Office.js came after all: the pane speaks for itself now
 if (typeof Office === "undefined") {
   loadFailed(
     "Office.js, which lets the pane talk to Word, could not be loaded from appsforoffice.microsoft.com. " +

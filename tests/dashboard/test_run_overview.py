@@ -195,6 +195,14 @@ def test_a_group_heading_counts_the_whole_group_on_every_page(alice):
     assert filtered == ["Payment terms major 60 suggestions, 25 on this page"]  # of the filtered list
 
 
+def test_a_rule_at_two_severities_is_two_groups_each_with_its_own_count(alice):
+    # a finding may set its own severity: the list sorts by severity first, so the rule is two groups
+    plan = [("payment-terms", "payment_terms", sev, "comment", "pay", None, "PASS", "threshold", 50)
+            for sev in ("major", "major", "major", "minor", "minor")]
+    html = login("alice").get(f"/runs/{make_run(alice, plan).pk}/", **HTMX).content.decode()
+    assert headings(html) == ["Payment terms major 3 suggestions", "Payment terms minor 2 suggestions"]
+
+
 def test_grouped_by_severity_the_heading_says_it_once(alice):
     html = login("alice").get(f"/runs/{make_run(alice).pk}/", {"group": "severity"}, **HTMX).content.decode()
     assert headings(html) == ["Critical 2 suggestions", "Major 2 suggestions", "Minor 3 suggestions"]  # no "Major major"

@@ -149,7 +149,10 @@ def finding(doc: Doc, kind: str, block: int, start: int, end: int, message: str)
 def prepare(graph: ContractGraph) -> Doc:
     """Everything the contract gives a meaning to, in any of the ways contracts do; and its headings and names."""
     opening = min((s.first for s in graph.sections if s.number), default=len(graph.blocks))
-    doc = Doc(graph, [i for i, r in enumerate(graph.roles) if r is Role.BODY], graph.text.lower(), opening)
+    lowered = graph.text.lower()
+    if len(lowered) != len(graph.text):  # "İ" lowers to two characters: offsets in the copy must be the text's
+        lowered = "".join(c if len(c.lower()) != 1 else c.lower() for c in graph.text)
+    doc = Doc(graph, [i for i, r in enumerate(graph.roles) if r is Role.BODY], lowered, opening)
     doc.known.update(d.key for d in graph.definitions)
     glossary = {i for s in graph.sections for i in range(s.first, s.own_end + 1)  # "Due Period. The monthly …"
                 if _DEFINITIONS_TITLE_RE.search(f"{s.title} {graph.blocks[s.first].text[:80]}")}

@@ -246,6 +246,14 @@ def test_a_defined_term_written_in_the_other_case():
                              "'Confidential information' in §4.1 should read 'Confidential Information', as defined in §1.3")]
 
 
+def test_a_letter_that_lowers_to_two_keeps_the_places_right():
+    # "İ" lowers to "i̇", two characters: found in a lower-cased copy, a place must still be the text's
+    text = CONTRACT.replace("6. General", "5.2 Distributor's İstanbul office keeps the Confidential information of "
+                            "Supplier.\n\n6. General")
+    assert [(f.kind, f.quote) for f in _check(text) if f.kind == "term_case"] == [
+        ("term_case", "Confidential information")]
+
+
 def test_plain_lower_case_capitals_or_a_slip_in_of_are_not_case_errors():
     text = (CONTRACT.replace("3. Marketing", "3. MARKETING PLAN")
             .replace("keep the Confidential Information", "keep the confidential information")
