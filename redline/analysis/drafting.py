@@ -62,8 +62,7 @@ def drafting_suggestions(graph: ContractGraph, clauses: Sequence[Clause], suppre
     suppressed = 0
     findings = check(graph, kinds)
     if "two_values" in kinds:  # read with the review's quantity reader, so not among the graph's own checks
-        findings = sorted([*findings, *two_values.check(graph)],
-                          key=lambda f: (f.block, f.start if f.start is not None else -1, f.kind))
+        findings = sorted([*findings, *two_values.check(graph)], key=lambda f: f.order)
     for finding in findings:
         s = _suggestion(finding, graph, texts.get(finding.anchor))
         if s is None or s.id in seen:

@@ -22,7 +22,7 @@ from redline.retrieval.hygiene import Finding
 from redline.retrieval.hygiene.termdoc import where
 from redline.retrieval.layout import Role
 
-from .quantities import DAYS_PER_UNIT, Quantity, find_quantities
+from .quantities import DAYS_PER_UNIT, Quantity, find_quantities, may_state
 
 _SENTENCE = re.compile(r"[^.;]*(?:\.(?=\d)[^.;]*)*(?:[.;]|$)")  # "Section 4.2" does not end a sentence
 _ITEM = re.compile(r";|\s\((?:[ivx]{1,4}|[a-h])\)\s")  # where a list's items begin
@@ -71,6 +71,8 @@ _ACTOR = re.compile(r"\b((?i:either|each)\s+party|(?:the\s+)?[A-Z][\w&.-]*(?:\s+
                     r"the\s+right\s+to|may|will\s+have\s+the\s+right\s+to)\s+(?:\w+\s+){0,3}?(?:terminat|elect|cure|remed)")
 
 
+_BACK_RE = re.compile(r"\b(?:such|said|that|the\s+same)\s+$")
+_BACK_ADJECTIVE_RE = re.compile(r"\b(?:such|said|that|the|the\s+same)\s+$")  # "the fifteen (15)-day period" (c0067)
 _ANY = frozenset({"", "either party", "each party"})  # a right every party holds is also the one party's
 
 
@@ -88,7 +90,7 @@ def check(graph: ContractGraph) -> list[Finding]:
     """One finding per right stated with two values: at its second statement, naming the first."""
     readings: dict[str, list[_Reading]] = {}
     for block in graph.blocks:
-        if graph.roles[block.index] is Role.BODY and re.search(r"\d|\b(?:thirty|sixty|ninety)\b", block.text):
+        if graph.roles[block.index] is Role.BODY and may_state(block.text.lower(), "duration"):
             for reading in _read(block.index, block.text):
                 readings.setdefault(reading.right.name, []).append(reading)
     out = []
@@ -117,10 +119,12 @@ def _read(block: int, text: str) -> list[_Reading]:
                 continue
             found: dict[float, Quantity] = {}  # the period's value in days: its first statement in the sentence
             for a, z in sorted({m.span("q") for p in right.period for m in p.finditer(sentence)}):
-                q = _duration(text, s.start() + a, s.start() + z)
-                if q is not None and not re.search(r"\b(?:such|said|that|the\s+same)\s+$", text[max(0, q.start - 12):q.start]):
-                    found.setdefault(q.value * DAYS_PER_UNIT[q.unit], q)  # "within such fifteen (15)-day period"
-                    # points back to a period stated before: not a statement of its own
+                if (q := _duration(text, s.start() + a, s.start() + z)) is None:
+                    continue
+                back = _BACK_ADJECTIVE_RE if re.search(r"-\s*(?:day|month|year)", q.text) else _BACK_RE
+                if not back.search(text[max(0, q.start - 12):q.start]):
+                    found.setdefault(q.value * DAYS_PER_UNIT[q.unit], q)  # "within such fifteen (15)-day period",
+                    # "within the 60-day period": points back to a period stated before, not a statement of its own
             if len(found) != 1 or any(_alternative(sentence, (q.start - s.start(), q.end - s.start()))
                                       for q in found.values()):
                 continue  # none, two ("sixty (60) days … ninety (90) days"), or one beside an alternative ("…, or …")

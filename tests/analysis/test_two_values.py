@@ -68,6 +68,10 @@ def test_two_notice_periods_of_non_renewal():
     "9. Royalties. If Customer fails to pay royalties when due, it has a one-time cure period of fifteen (15) days. If "
     "a party fails to cure the breach within such fifteen (15)-day period, the other party may terminate this "
     "Agreement.",
+    # the same, pointing back with "the" (c0067: "an initial cure within the fifteen (15)-day period")
+    "9. Royalties. If Customer fails to pay royalties when due, it has a one-time cure period of fifteen (15) days. If "
+    "the breach recurs after an initial cure within the fifteen (15)-day period, the other party may terminate this "
+    "Agreement.",
     # another instrument's termination (c0016's trademark licence)
     "9. Marks. Supplier may terminate the trademark licence if Customer breaches the brand guidelines and does not "
     "cure the breach within ten (10) days.",

@@ -42,7 +42,7 @@ def check(graph: ContractGraph, kinds: frozenset[str] | set[str] = DEFAULT_KINDS
             if finding.kind in kinds and key not in seen:
                 seen.add(key)
                 out.append(finding)
-    return sorted(out, key=lambda f: (f.block, f.start if f.start is not None else -1, f.kind))
+    return sorted(out, key=lambda f: f.order)
 
 
 __all__ = ["DEFAULT_KINDS", "KINDS", "Finding", "check"]

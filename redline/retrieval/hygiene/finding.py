@@ -50,3 +50,8 @@ class Finding:
     @property
     def group(self) -> str:
         return KINDS[self.kind]
+
+    @property
+    def order(self) -> tuple[int, int, str]:
+        """Where the finding sits, for document order: block, place in it (unplaced first), kind."""
+        return self.block, self.start if self.start is not None else -1, self.kind
