@@ -129,17 +129,24 @@ def severity_rank(severity: str) -> int:
 
 
 def open_risk(runs: list[AnalysisRun]) -> dict[int, dict[str, int]]:
-    """Per run, its suggestions nobody has decided yet (not accepted, modified or rejected), by severity.
+    """Per run, what is still open in its contract, by severity: the run's suggestions nobody has decided yet
+    (not accepted, modified or rejected), and earlier runs' suggestions still open in the document (written
+    into it and neither accepted nor rejected since).
 
-    That is what is still open in each contract's latest review: the documents page
-    sums it up so a lawyer sees where the critical points are before opening anything.
+    The documents page sums it up so a lawyer sees where the critical points are before opening anything; a
+    re-run that proposes nothing new must not make a contract with six undecided comments read "nothing open".
     """
     decided = KnownEntry.objects.filter(suggestion_id=OuterRef("pk"), outcome__in=("accepted", "modified", "rejected"))
+    still_in = KnownEntry.objects.filter(suggestion_id=OuterRef("pk"), outcome="pending")
     counts: dict[int, dict[str, int]] = {run.pk: dict.fromkeys(SEVERITY_ORDER, 0) for run in runs}
-    rows = (Suggestion.objects.filter(run__in=runs).exclude(Exists(decided))
-            .values("run_id", "severity").annotate(n=Count("pk")))
+    run_of = {run.document_version.document_id: run.pk for run in runs}
+    rows = (Suggestion.objects
+            .filter((Q(run__in=runs) & ~Exists(decided))
+                    | (Q(run__document_version__document_id__in=run_of) & ~Q(run__in=runs) & Exists(still_in)))
+            .values("run__document_version__document_id", "severity").annotate(n=Count("pk")))
     for row in rows:
-        counts[row["run_id"]][row["severity"]] = counts[row["run_id"]].get(row["severity"], 0) + row["n"]
+        bucket = counts[run_of[row["run__document_version__document_id"]]]
+        bucket[row["severity"]] = bucket.get(row["severity"], 0) + row["n"]
     return counts
 
 

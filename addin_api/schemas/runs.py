@@ -32,6 +32,29 @@ class ExportIn(Schema):
     suggestions: list[str] = Field(default=[], max_length=5000)
 
 
+class RuleLineOut(Schema):
+    key: str
+    title: str
+    severity: str
+    # does_not_meet, not_found (required clause missing, or no clause of its kind), not_sure (human review),
+    # not_checked (nothing the provider could check), meets
+    status: str
+    label: str  # the status in words
+    note: str  # why, in words: new suggestions, earlier ones still open, answered before
+    anchor: str  # the paragraph it concerns ("" when none)
+    suggestions: int  # new suggestions of this rule in the run
+
+
+class RunSummaryOut(Schema):
+    """What a finished run can honestly say (never "meets every rule" while anything is open or unchecked)."""
+
+    headline: str
+    not_repeated: str  # earlier suggestions not proposed again, by reason ("" when none)
+    open_earlier: int  # earlier suggestions still open in the document
+    new: int
+    rules: list[RuleLineOut]
+
+
 class RunOut(Schema):
     id: int
     document_id: int
@@ -50,6 +73,7 @@ class RunOut(Schema):
     created_at: datetime
     started_at: datetime | None
     finished_at: datetime | None
+    summary: RunSummaryOut | None = None  # once the run is done
 
 
 class SuggestionOut(Schema):

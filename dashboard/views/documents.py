@@ -25,6 +25,7 @@ from ..context import DashboardRequest, member_required
 from ..forms import FeedbackForm, UploadForm
 from ..http import render_page, wants_fragment
 from ..runs import TERMINAL, feedback_row, group_rows, page_rows
+from ..summary import run_page_summary
 
 DOCX_MIME = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 
@@ -164,7 +165,7 @@ def _run_context(request: DashboardRequest, run: AnalysisRun) -> dict:
     context = {"run": run, "finished": finished, "progress": progress, "percent": percent, "section": "documents",
                "feedback_form": FeedbackForm(), "count": 0}
     if finished:
-        context.update(_results_context(request, run))
+        context.update(_results_context(request, run), summary=run_page_summary(run=run))
     return context
 
 

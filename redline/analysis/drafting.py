@@ -51,15 +51,16 @@ def _category(finding: Finding) -> str:
     return f"drafting_{finding.group}"
 
 
-def drafting_suggestions(graph: ContractGraph, clauses: Sequence[Clause], suppress: Callable[[Suggestion], bool],
-                         kinds: frozenset[str] = DEFAULT_KINDS) -> tuple[list[Suggestion], int]:
+def drafting_suggestions(graph: ContractGraph, clauses: Sequence[Clause],
+                         suppress: Callable[[Suggestion], bool | str | None],
+                         kinds: frozenset[str] = DEFAULT_KINDS) -> tuple[list[Suggestion], list[bool | str]]:
     """The hygiene findings of ``kinds`` in ``graph`` as suggestions on ``clauses`` (the review's paragraphs, same
-    anchors), and how many were suppressed (rejected before). A finding whose quote cannot be found in its
-    paragraph is dropped, never guessed."""
+    anchors), and the ``suppress`` answer for each one it dropped (why: the earlier outcome it repeats). A
+    finding whose quote cannot be found in its paragraph is dropped, never guessed."""
     texts = {c.anchor: c.text for c in clauses}
     out: list[Suggestion] = []
     seen: set[str] = set()
-    suppressed = 0
+    suppressed: list[bool | str] = []
     findings = check(graph, kinds)
     if "two_values" in kinds:  # read with the review's quantity reader, so not among the graph's own checks
         findings = sorted([*findings, *two_values.check(graph)], key=lambda f: f.order)
@@ -68,8 +69,8 @@ def drafting_suggestions(graph: ContractGraph, clauses: Sequence[Clause], suppre
         if s is None or s.id in seen:
             continue
         seen.add(s.id)
-        if suppress(s):
-            suppressed += 1
+        if why := suppress(s):
+            suppressed.append(why)
             continue
         out.append(s)
     return out, suppressed

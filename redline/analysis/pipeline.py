@@ -49,22 +49,22 @@ from .rejections import Rejection, rejection_filter
 from .review.asking import ask_finding, uncertain_clause
 from .review.coverage import checked_offline
 from .review.gate import Gate, SideError
+from .review.status import RuleLedger
+from .review.verdicts import Verdicts
 from .review_report import ClauseReport, ReviewError, ReviewResult, ReviewStats
-from .risk import RiskFactor, RiskScore, score_clause
+from .risk import RiskFactor, score_clause
 from .selection import rule_matchers, rule_present, select_clauses
 from .suggestions import Kind, Suggestion, edited_text, suggestion_id
 from .validator import (
     VALIDATION_RISK_THRESHOLD,
     DocumentFacts,
     OfflineValidator,
-    ValidationResult,
     Validator,
-    cached_validate,
     document_facts,
 )
 
 ProgressCallback = Callable[[str, dict[str, Any]], None]
-SuggestionFilter = Callable[[Suggestion], bool]
+SuggestionFilter = Callable[[Suggestion], bool | str | None]  # drop it? (a str: the earlier outcome it repeats)
 
 
 def review(
@@ -149,6 +149,8 @@ class _Review:
         self.facts: DocumentFacts
         self.calls: ProviderCalls
         self.gate: Gate
+        self.ledger: RuleLedger
+        self.verdicts: Verdicts
 
     # ------------------------------------------------------------ stages
 
@@ -164,11 +166,13 @@ class _Review:
             self.stats.not_checked = [r.key for r in rules if not checked_offline(r)]
         self._emit("prepare", 0, len(rules))
         self.doc = build_document(self.clauses)
+        self.ledger = RuleLedger(self.doc.found, self.stats.not_checked)
         try:
             self.gate = Gate.for_document(self.doc, self.acting_for)
         except SideError as exc:
             raise ReviewError("unknown_party", str(exc)) from None
         self.facts = document_facts(c.text for c in self.clauses)
+        self.verdicts = Verdicts(self.validator, self.cache, self.facts, self.doc.parties)
         self.calls = ProviderCalls(
             self.doc, self.provider, self.cache, self.stats, self._related, mode=self.mode,
             prior_rejections=self.prior_rejections, preferences_text=self.preferences_text,
@@ -188,7 +192,9 @@ class _Review:
             raise ReviewError(exc.code, exc.message, self._result()) from exc
         if self.graph is not None and self.hygiene:  # drafting hygiene (issue #27): no playbook, side or model
             drafted, suppressed = drafting_suggestions(self.graph, self.clauses, self.suppress, self.hygiene)
-            self.stats.suppressed += suppressed
+            self.stats.suppressed += len(suppressed)
+            for why in suppressed:
+                self.ledger.suppressed("", why)
             self._report(drafted)
         self.stats.timings_ms["analyze"] = (time.perf_counter() - t) * 1000
 
@@ -202,6 +208,7 @@ class _Review:
     def _plan(self, rule: Rule) -> RulePlan:
         doc = self.doc
         selected = select_clauses(doc, rule)
+        routed = [doc.clauses[i].anchor for i in selected]
         missing_at = placement = None
         if rule.required and not rule_present(doc, rule, selected):
             placement = place_missing(doc, rule)
@@ -226,7 +233,7 @@ class _Review:
         ask_at = None if missing_at is not None else uncertain_clause(
             doc, rule, lambda: place_missing(doc, rule).after, self.gate.body)
         return RulePlan(rule, selected, missing_at, reciprocal, keys, missing_key, placement=placement,
-                        excerpts=excerpts, ask_at=ask_at)
+                        excerpts=excerpts, ask_at=ask_at, routed=routed)
 
     def _clause_key(self, i: int, *, related: bool = True) -> str:
         """Clause *i* as the provider sees it: text, heading path, number and (``related``) the
@@ -305,6 +312,8 @@ class _Review:
             produced += [self._suggestion(rule, plan.missing_at, f, missing=True) for f in numbered]
         if plan.ask_at is not None:
             produced.append(self._suggestion(rule, plan.ask_at, ask_finding(self.doc, rule, plan.ask_at), missing=True))
+        missing_anchor = self.doc.clauses[plan.missing_at].anchor if plan.missing_at is not None else None
+        self.ledger.finished(rule, routed=plan.routed, missing_anchor=missing_anchor, produced=filter(None, produced))
         self._report(produced)
 
     def _report(self, produced: Sequence[Suggestion | None]) -> None:
@@ -334,15 +343,16 @@ class _Review:
             new_text=f["new_text"], occurrence=occurrence, scope="paragraph" if quote.strip() == text.strip() else "quote",
             source=f["source"], confidence=f["confidence"],
         )
-        if self.suppress(draft):
+        if why := self.suppress(draft):
             self.stats.suppressed += 1
+            self.ledger.suppressed(rule.key, why)
             return None
         factor = RiskFactor(rule.risk_dimensions, severity, f"{rule.title}: {_first_sentence(f['comment'])}")
         if not missing:  # a missing clause is not a risk of the paragraph it is inserted after
             self.factors.setdefault(i, []).append((rule, factor))
         categories = {rule.category} if missing else self.doc.categories[i]
         risk = score_clause(categories, [factor])
-        validation = self._validate_suggestion(draft, text, rule, risk)
+        validation = self.verdicts.of_suggestion(draft, text, rule, risk)
         return replace(draft, risk=risk, validation=validation, warnings=self._warnings(draft, text))
 
     def _warnings(self, s: Suggestion, text: str) -> tuple[EditWarning, ...]:
@@ -352,26 +362,6 @@ class _Review:
         if s.kind is Kind.INSERT:
             return tuple(edit_warnings(self.graph, s.anchor, s.new_text, insert=True))
         return tuple(edit_warnings(self.graph, s.anchor, edited_text(text, s)))
-
-    def _validate_suggestion(self, s: Suggestion, text: str, rule: Rule, risk: RiskScore) -> ValidationResult | None:
-        if s.kind in (Kind.REPLACE, Kind.REWRITE):
-            return self._validate(edited_text(text, s) or "", (rule,), replaces=text)
-        if s.kind is Kind.INSERT:
-            return self._validate(s.new_text, (rule,))
-        if risk.overall >= VALIDATION_RISK_THRESHOLD:
-            return self._validate(text, (rule,))
-        return None
-
-    def _validate(self, text: str, rules: tuple[Rule, ...], replaces: str | None = None) -> ValidationResult:
-        t = time.perf_counter()
-        result, cached = cached_validate(self.validator, self.cache, text, rules=rules, facts=self.facts,
-                                         parties=self.doc.parties, replaces=replaces)
-        if cached:
-            self.stats.verdict_cache_hits += 1
-        else:
-            self.stats.verdict_cache_misses += 1
-        self.stats.timings_ms["validate"] = self.stats.timings_ms.get("validate", 0.0) + (time.perf_counter() - t) * 1000
-        return result
 
     def _result(self) -> ReviewResult:
         position = {c.anchor: i for i, c in enumerate(self.doc.clauses)}
@@ -385,10 +375,16 @@ class _Review:
             clause = self.doc.clauses[i]
             risk = score_clause(self.doc.categories[i], [factor for _, factor in self.factors[i]])
             rules = tuple(dict.fromkeys(rule for rule, _ in self.factors[i]))
-            verdict = self._validate(clause.text, rules) if risk.overall >= VALIDATION_RISK_THRESHOLD else None
+            verdict = self.verdicts.validate(clause.text, rules) if risk.overall >= VALIDATION_RISK_THRESHOLD else None
             reports.append(ClauseReport(clause.anchor, tuple(sorted(c.value for c in self.doc.categories[i])), risk, verdict))
         self.stats.suggestions = len(ordered)
+        v = self.verdicts
+        self.stats.verdict_cache_hits, self.stats.verdict_cache_misses = v.hits, v.misses
+        if v.hits or v.misses:
+            self.stats.timings_ms["validate"] = v.ms
         self.stats.gate = self.gate.stats()
+        self.stats.rule_status = self.ledger.lines(self.playbook.enabled_rules)
+        self.stats.suppressed_by = dict(self.ledger.suppressed_by)
         return ReviewResult(ordered, reports, self.stats, self.mode, self.preference_updates)
 
     def _emit(self, stage: str, done: int, total: int) -> None:

@@ -49,6 +49,7 @@ class RulePlan:
     placement: Placement | None = None  # where the missing clause goes and its number (missing_at is its anchor)
     excerpts: dict[int, Excerpt] = field(default_factory=dict)  # clause → what the provider is shown of it
     ask_at: int | None = None  # a required clause the engine neither finds nor rules out: asked about here
+    routed: list[str] = field(default_factory=list)  # anchors of the rule's clause kind, before any screening
 
 
 @dataclass(frozen=True, slots=True)

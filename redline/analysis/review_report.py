@@ -39,6 +39,8 @@ class ReviewStats:
     timings_ms: dict[str, float] = field(default_factory=dict)
     gate: dict[str, Any] = field(default_factory=dict)  # the side, the parties and what the review gate withheld
     not_checked: list[str] = field(default_factory=list)  # rules the provider had nothing to check for
+    rule_status: list[dict[str, Any]] = field(default_factory=list)  # one line per rule (review/status.py)
+    suppressed_by: dict[str, int] = field(default_factory=dict)  # not proposed again, by the earlier outcome
 
     @property
     def hallucination_rate(self) -> float:
@@ -57,7 +59,8 @@ class ReviewStats:
             "verdict_cache_hits": self.verdict_cache_hits, "verdict_cache_misses": self.verdict_cache_misses,
             "suppressed": self.suppressed, "suggestions": self.suggestions,
             "timings_ms": {k: round(v, 1) for k, v in self.timings_ms.items()},
-            "gate": self.gate, "not_checked": self.not_checked,
+            "gate": self.gate, "not_checked": self.not_checked, "rule_status": self.rule_status,
+            "suppressed_by": self.suppressed_by,
         }
 
 

@@ -79,6 +79,7 @@ class RejectedSuggestion:
     rule_title: str = ""
     category: str = ""
     reason: str = ""
+    outcome: str = "rejected"  # what became of it: rejected, accepted, modified, or pending (still in the document)
 
     def to_rejection(self) -> Rejection:
         """The analysis side's record, for the re-run prompt and the exact filter."""
@@ -88,6 +89,7 @@ class RejectedSuggestion:
 
 
 def rejected_suggestion(entry: EntryLike, *, reason: str, suggestion: SuggestionLike | None = None,
+                        outcome: str = "rejected",
                         document_context: str = "") -> RejectedSuggestion:
     """The record of a rejected entry.
 
@@ -111,7 +113,7 @@ def rejected_suggestion(entry: EntryLike, *, reason: str, suggestion: Suggestion
         document_context=document_context or entry.original_text,
         rule_key=suggestion.rule_key if suggestion else None,
         rule_title=suggestion.rule_title if suggestion else "",
-        category=str(suggestion.category) if suggestion else "", reason=reason,
+        category=str(suggestion.category) if suggestion else "", reason=reason, outcome=outcome,
     )
 
 
@@ -127,8 +129,10 @@ class SuppressionMatch:
 class Suppressor:
     """The review pipeline's ``suppress`` filter over a set of rejections.
 
-    Calling it answers "drop this suggestion?"; :meth:`match` says which
-    rejection it repeats, for the per-run suppression counts.
+    Calling it answers "drop this suggestion?" with why: the outcome of the earlier suggestion it repeats
+    (``rejected``, ``accepted``, ``modified``, or ``pending`` when that one is still open in the document), or
+    None to keep it, so a run can say "not proposed again: 5 rejected before, 4 still in the document" instead
+    of calling everything rejected; :meth:`match` says which record it repeats.
     """
 
     def __init__(self, rejections: Iterable[RejectedSuggestion], *,
@@ -139,8 +143,9 @@ class Suppressor:
         ]
         self._threshold = comment_similarity
 
-    def __call__(self, suggestion: Suggestion) -> bool:
-        return self.match(suggestion) is not None
+    def __call__(self, suggestion: Suggestion) -> str | None:
+        match = self.match(suggestion)
+        return match.rejection.outcome if match is not None else None
 
     def match(self, suggestion: Suggestion) -> SuppressionMatch | None:
         """The first rejection (in the order given) this suggestion is equivalent to."""

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Count, Prefetch, QuerySet
 from django.utils import timezone
 
 from ..errors import ApplicationError
@@ -107,6 +107,15 @@ def suppression_records(*, document: Document) -> list[RejectedSuggestion]:
     return _records(rows.filter(outcome=Outcome.REJECTED)) + _records(rows.exclude(outcome=Outcome.REJECTED))
 
 
+def earlier_outcomes(*, document: Document) -> dict[str, int]:
+    """How the suggestions written into this document so far stand, by outcome (``pending``: still open in it).
+
+    Read after the returned version's outcomes are detected, so a re-run can say "6 earlier comments are still
+    open in the document" instead of calling the contract clear."""
+    rows = KnownEntry.objects.filter(document=document).values("outcome").annotate(n=Count("pk"))
+    return {row["outcome"]: row["n"] for row in rows}
+
+
 def _records(rows: QuerySet[KnownEntry]) -> list[RejectedSuggestion]:
     rows = rows.select_related("suggestion", "rejection").order_by("pk")
     return [
@@ -114,7 +123,7 @@ def _records(rows: QuerySet[KnownEntry]) -> list[RejectedSuggestion]:
             _engine_entry(row),
             reason=row.rejection.reason if hasattr(row, "rejection") else f"{row.outcome}: {row.outcome_reason}",
             suggestion=_StoredSuggestion(row.suggestion) if row.suggestion else None,
-            document_context=row.document_context,
+            document_context=row.document_context, outcome=row.outcome,
         )
         for row in rows
     ]

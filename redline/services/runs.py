@@ -42,7 +42,13 @@ from ..ooxml.patch import PatchBuilder
 from ..ooxml.writer import redline_document
 from .cache import analysis_cache
 from .documents import document_version_read, docx_read
-from .learning import known_entries_record, outcomes_detect, rejected_records, suppression_records
+from .learning import (
+    earlier_outcomes,
+    known_entries_record,
+    outcomes_detect,
+    rejected_records,
+    suppression_records,
+)
 from .playbooks import playbook_version_spec
 from .preferences import preferences_current, preferences_edit
 from .providers import provider_build, provider_identity
@@ -195,7 +201,8 @@ def _review(run: AnalysisRun, progress: ProgressCallback) -> ReviewResult:
         if exc.partial is not None:
             _store(run, exc.partial, anchored=read.docx)
         raise
-    _store(run, result, anchored=read.docx, extra={"outcomes": outcomes, "earlier_rejections": len(rejected)})
+    _store(run, result, anchored=read.docx, extra={"outcomes": outcomes, "earlier_rejections": len(rejected),
+                                                  "earlier": earlier_outcomes(document=document)})
     _apply_model_preferences(run, result)
     return result
 

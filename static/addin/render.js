@@ -70,6 +70,7 @@ export function renderResults(container, { suggestions, anchors, rules }) {
     groupButton(section, group.severity, `Apply all ${group.label.toLowerCase()} suggestions`);
     for (const rule of group.rules) {
       const block = clone("rule-tpl");
+      block.dataset.rule = rule.key;
       block.querySelector(".rule-title").textContent = rule.title;
       groupButton(block, rule.key, `Apply all suggestions for ${rule.title}`);
       const guidance = block.querySelector(".guidance");

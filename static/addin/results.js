@@ -124,20 +124,3 @@ export function groupResults(suggestions, anchors, rules = new Map()) {
       };
     });
 }
-
-/** "N earlier suggestions you rejected were not repeated." from a run's stats; "" when none. */
-export function notRepeatedMessage(stats) {
-  const n = Number((stats && stats.suppressed) || 0);
-  if (!n) return "";
-  return n === 1
-    ? "1 earlier suggestion you rejected was not repeated."
-    : `${n} earlier suggestions you rejected were not repeated.`;
-}
-
-/** One line summing up a finished review. */
-export function summaryMessage(count, notChecked = []) {
-  const done = count === 0 ? "Review complete: no suggestions." : `Review complete: ${count} suggestion${count === 1 ? "" : "s"}.`;
-  if (!notChecked.length) return done;
-  const n = notChecked.length;
-  return `${done} ${n} rule${n === 1 ? " was" : "s were"} not checked offline (${notChecked.join(", ")}): read ${n === 1 ? "it" : "them"} by hand.`;
-}

@@ -18,7 +18,7 @@ import { NO_SIDES, paintSides, rememberSide, sideFor } from "./side.js";
 import { blockedReason, inScope, planApply } from "./patches.js";
 import { progressView } from "./progress.js";
 import { paintCard, renderResults } from "./render.js";
-import { notRepeatedMessage, summaryMessage } from "./results.js";
+import { renderRuleLines } from "./rulestatus.js";
 import { followRun, liveSuggestions } from "./stream.js";
 import { uploadDocument } from "./upload.js";
 import * as word from "./word.js";
@@ -116,6 +116,7 @@ function signedOut(reason = "") {
   $("progress").hidden = true;
   $("summary").textContent = "";
   $("not-repeated").hidden = true;
+  $("rule-status").hidden = true;
   clauses.clear();
   $("account").replaceChildren();
   $("signed-out-reason").textContent = reason;
@@ -145,6 +146,7 @@ async function signIn() {
 
 async function review() {
   $("not-repeated").hidden = true;
+  $("rule-status").hidden = true;
   $("summary").textContent = "";
   showProgress("progress", { stage: "read" });
   await flushApplied(); // the server must know what we wrote before it reads the file back
@@ -191,11 +193,32 @@ async function review() {
   state.suggestions = suggestions;
   state.final = true;
   $("progress").hidden = true; // the summary below is the one completion message
-  $("summary").textContent = summaryMessage(suggestions.length, finished.stats.not_checked || []);
-  const notRepeated = notRepeatedMessage(finished.stats);
+  showSummary(finished.summary);
+  draw();
+}
+
+/** The server's honest summary: headline, what was not proposed again, one line per rule. */
+function showSummary(summary) {
+  const headline = summary ? summary.headline : "";
+  $("summary").textContent = headline && `Review complete: ${headline[0].toLowerCase()}${headline.slice(1)}`;
+  const notRepeated = (summary && summary.not_repeated) || "";
   $("not-repeated").textContent = notRepeated;
   $("not-repeated").hidden = !notRepeated;
-  draw();
+  $("rule-status").hidden = !renderRuleLines($("rule-lines"), summary, pickRule);
+}
+
+/** A rule line leads to its suggestions here, else to the paragraph it read in the document. */
+async function pickRule(line, item) {
+  if (line.target === "results") {
+    const block = $("results").querySelector(`[data-rule="${CSS.escape(line.key)}"]`);
+    if (block) block.scrollIntoView({ block: "start" });
+    return;
+  }
+  try {
+    if (!(await word.selectAnchor(line.anchor))) item.querySelector(".rule-note").textContent = "This paragraph is no longer in the document.";
+  } catch (error) {
+    showError(error, () => pickRule(line));
+  }
 }
 
 // -- results ----------------------------------------------------------------------

@@ -118,7 +118,20 @@ def test_sign_in_review_apply_feedback_and_rereview(alice, open_pane):
     expect(page.locator("#side-select")).to_have_value(SIDE)  # the side chosen earlier for this document
     expect(page.locator("#side .hint")).to_be_hidden()
     expect(page.locator(".result")).to_have_count(len(suggestions))
-    expect(page.locator("#summary")).to_have_text(f"Review complete: {len(suggestions)} suggestions.")
+    expect(page.locator("#summary")).to_have_text(f"Review complete: {len(suggestions)} new suggestions.")
+    # The pane opens with one line per playbook rule and its status, each leading somewhere (issue #30).
+    lines = page.locator("#rule-status .rule-line")
+    expect(lines).to_have_count(len(run.stats["rule_status"]))
+    met = next(r for r in run.stats["rule_status"] if r["status"] == "meets" and r["anchor"])
+    line = lines.filter(has_text=met["title"])
+    expect(line.locator(".badge")).to_have_text("Meets")
+    line.locator("button").click()  # a rule met: its clause is selected in Word
+    wait_for(lambda: pane.double("log.selections").__len__() == 1)
+    met_at = next(i for i, p in enumerate(pane.double("snapshot()")["paragraphs"]) if met["anchor"] in p["bookmarks"])
+    assert pane.double("log.selections")[0]["paragraph"] == met_at
+    short = next(r for r in run.stats["rule_status"] if r["new"])
+    lines.filter(has_text=short["title"]).locator("button").click()  # a rule with suggestions: its results
+    expect(page.locator(f'[data-rule="{short["key"]}"]')).to_be_in_viewport()
     severities = page.locator(".severity .badge").all_inner_texts()
     assert severities == sorted(severities, key=["Critical", "Major", "Minor"].index)
     liability = card(page, "Comment", "liability shall be unlimited")
@@ -137,8 +150,8 @@ def test_sign_in_review_apply_feedback_and_rereview(alice, open_pane):
 
     # Navigate: clicking a result selects its anchored paragraph in Word.
     liability.locator(".locate").click()
-    wait_for(lambda: pane.double("log.selections").__len__() == 1)
-    assert pane.double("log.selections")[0]["paragraph"] == 2
+    wait_for(lambda: pane.double("log.selections").__len__() == 2)
+    assert pane.double("log.selections")[1]["paragraph"] == 2
 
     # Apply: the server's patch goes to insertOoxml with Word's tracking off, then restored.
     payment = card(page, "Replace", "90 days")
@@ -196,7 +209,7 @@ def test_sign_in_review_apply_feedback_and_rereview(alice, open_pane):
     # The lawyer rejects our change in Word; the re-review learns it and does not repeat it.
     pane.double("rejectAll()")
     review(pane)
-    expect(page.locator("#not-repeated")).to_have_text("1 earlier suggestion you rejected was not repeated.")
+    expect(page.locator("#not-repeated")).to_have_text("1 earlier suggestion you rejected was not proposed again.")
     versions = DocumentVersion.objects.filter(document=document)
     assert versions.count() == 2  # same document, recognised by its RedlineDocID
     entry.refresh_from_db()

@@ -6,8 +6,6 @@ import { progressView } from "../../static/addin/progress.js";
 import {
   groupResults,
   kindLabel,
-  notRepeatedMessage,
-  summaryMessage,
   validationCaution,
   validationIssues,
   verdictLabel,
@@ -66,26 +64,11 @@ test("streamed suggestions without a position keep their arrival order", () => {
   assert.equal(groups[0].rules[0].items[1].quote, "second");
 });
 
-test("the not-repeated notice counts suppressed suggestions", () => {
-  assert.equal(notRepeatedMessage({ suppressed: 0, earlier_rejections: 2 }), "");
-  assert.equal(notRepeatedMessage({}), "");
-  assert.equal(notRepeatedMessage({ suppressed: 1 }), "1 earlier suggestion you rejected was not repeated.");
-  assert.equal(notRepeatedMessage({ suppressed: 3 }), "3 earlier suggestions you rejected were not repeated.");
-});
-
 test("labels", () => {
   assert.equal(kindLabel("insert"), "Insert clause");
   assert.equal(verdictLabel({ status: "FAIL", confidence: 0.9 }), "Fails (90% confident)");
   assert.equal(verdictLabel({ status: "PASS" }), "Passes");
   assert.equal(verdictLabel(null), "");
-  assert.equal(summaryMessage(0), "Review complete: no suggestions.");
-  assert.equal(summaryMessage(1), "Review complete: 1 suggestion.");
-  assert.equal(summaryMessage(7), "Review complete: 7 suggestions.");
-  // a rule the offline engine could not check is never reported as met
-  assert.equal(summaryMessage(0, ["tone"]),
-    "Review complete: no suggestions. 1 rule was not checked offline (tone): read it by hand.");
-  assert.equal(summaryMessage(2, ["a", "b"]),
-    "Review complete: 2 suggestions. 2 rules were not checked offline (a, b): read them by hand.");
 });
 
 test("progress: stage fractions, then done", () => {
