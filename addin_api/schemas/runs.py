@@ -93,6 +93,9 @@ class SuggestionOut(Schema):
     # Which check made it: "hygiene" (drafting hygiene: blanks, defined terms, cross-references, numbering,
     # figures; rule "hygiene.<kind>", category "drafting_<group>"), else the playbook rule's own kind of finding.
     source: str = "model"
+    # A missing clause (an insertion, or a comment where it would go): where it goes, in words
+    # ("New §12A Governing law, after §12 Confidentiality"); "" for every other suggestion.
+    placement: str = ""
     risk: dict[str, Any] | None
     validation: dict[str, Any] | None
     op: dict[str, Any]

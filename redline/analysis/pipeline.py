@@ -41,6 +41,7 @@ from .drafting import drafting_suggestions
 from .excerpts import Excerpt, excerpt_of
 from .grounding import occurrence_of
 from .placement.place import place_missing, stagger
+from .placement.where import describe
 from .playbook.model import Playbook, Rule, Severity
 from .prompts import PromptMode
 from .provider_calls import Job, ProviderCalls, RulePlan
@@ -307,7 +308,9 @@ class _Review:
         rule = plan.rule
         produced = [self._suggestion(rule, i, f) for i in plan.selected for f in plan.found.get(i, [])]
         if plan.missing_at is not None:
-            numbered = [f | {"new_text": plan.placement.apply(f["new_text"])} if f["kind"] == "insert" else f
+            where = describe(self.doc, plan.placement)
+            numbered = [f | {"new_text": plan.placement.apply(f["new_text"]), "placement": where}
+                        if f["kind"] == "insert" else f | {"placement": where}
                         for f in plan.missing or []]  # the provider drafts the clause; the placement numbers it
             produced += [self._suggestion(rule, plan.missing_at, f, missing=True) for f in numbered]
         if plan.ask_at is not None:
@@ -341,7 +344,7 @@ class _Review:
             id=sid, anchor=clause.anchor, kind=kind, rule_key=rule.key, rule_title=rule.title,
             category=rule.category.value, severity=severity.value, quote=quote, comment=f["comment"],
             new_text=f["new_text"], occurrence=occurrence, scope="paragraph" if quote.strip() == text.strip() else "quote",
-            source=f["source"], confidence=f["confidence"],
+            source=f["source"], confidence=f["confidence"], placement=f.get("placement", ""),
         )
         if why := self.suppress(draft):
             self.stats.suppressed += 1

@@ -74,6 +74,7 @@ class Suggestion:
     risk: RiskScore | None = None
     validation: ValidationResult | None = None
     warnings: tuple[EditWarning, ...] = ()
+    placement: str = ""  # a missing clause: where it goes, in words ("New §14A Governing law, after §14 …")
 
     def to_op(self) -> dict[str, Any]:
         """The ``ops.json`` operation for this suggestion.
@@ -122,6 +123,7 @@ class Suggestion:
             "risk": self.risk.to_dict() if self.risk else None,
             "validation": self.validation.to_dict() if self.validation else None,
             "warnings": [w.to_dict() for w in self.warnings],
+            "placement": self.placement,
             "op": self.to_op(),
         }
 

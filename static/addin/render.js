@@ -20,7 +20,17 @@ function card(s) {
   el.dataset.id = s.id;
   el.classList.add(`kind-${s.kind}`);
   el.querySelector(".kind").textContent = kindLabel(s.kind);
-  el.querySelector(".quote").textContent = s.quote;
+  if (s.placement) {
+    // A missing clause: say where it goes ("New §12A Governing law, after §12 Confidentiality"); the paragraph
+    // it is anchored to is only its place, never quoted as if it were the problem.
+    const where = document.createElement("span");
+    where.className = "where";
+    where.textContent = s.placement;
+    el.querySelector(".quote").replaceWith(where);
+    el.querySelector(".locate").title = "Show where it goes in the document";
+  } else {
+    el.querySelector(".quote").textContent = s.quote;
+  }
   el.querySelector(".proposal").textContent = proposal(s);
   const verdict = verdictLabel(s.validation);
   const verdictEl = el.querySelector(".verdict");

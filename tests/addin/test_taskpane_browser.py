@@ -152,6 +152,16 @@ def test_sign_in_review_apply_feedback_and_rereview(alice, open_pane):
     liability.locator(".locate").click()
     wait_for(lambda: pane.double("log.selections").__len__() == 2)
     assert pane.double("log.selections")[1]["paragraph"] == 2
+    # A missing clause's card says where it goes, quotes nothing as "the problem", and shows that place.
+    placed = next(s for s in suggestions if s.data.get("placement"))
+    insert = page.locator(f'.result[data-id="{placed.sid}"]')
+    expect(insert.locator(".where")).to_have_text(placed.data["placement"])
+    assert re.fullmatch(r"New (§[\w.]+ )?.+, after .+", placed.data["placement"]), placed.data["placement"]
+    expect(insert.locator(".quote")).to_have_count(0)
+    insert.locator(".locate").click()
+    wait_for(lambda: pane.double("log.selections").__len__() == 3)
+    place_at = next(i for i, p in enumerate(pane.double("snapshot()")["paragraphs"]) if placed.anchor in p["bookmarks"])
+    assert pane.double("log.selections")[2]["paragraph"] == place_at
 
     # Apply: the server's patch goes to insertOoxml with Word's tracking off, then restored.
     payment = card(page, "Replace", "90 days")
