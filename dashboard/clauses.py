@@ -9,12 +9,14 @@ from redline.clauses import CONFIDENT_ABSENCE
 from redline.errors import ApplicationError
 from redline.models import DocumentVersion
 from redline.services.clauses import (
+    STATUS_LABELS,
     ClauseGroup,
     ClauseRow,
     clause_groups,
     clause_model_info,
     clause_overview,
     document_clauses,
+    status_meanings,
 )
 
 
@@ -30,6 +32,11 @@ class ClauseMap:
     @property
     def cuad_rows(self) -> list[ClauseRow]:
         return [r for g in self.groups for r in g.rows if r.kind == "cuad"]
+
+    @property
+    def meanings(self) -> list[tuple[str, str, str]]:
+        """(status, its label, what it means): the map's legend."""
+        return [(status, STATUS_LABELS[status], meaning) for status, meaning in status_meanings().items()]
 
     @property
     def present(self) -> int:

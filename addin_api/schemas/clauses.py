@@ -14,10 +14,13 @@ class ClauseQuoteOut(Schema):
 
 class ClauseOut(Schema):
     category: str  # CUAD's category name ("Governing Law") or a playbook category key ("governing_law")
+    label: str  # the category in a lawyer's words ("IP ownership assignment", "Governing law")
     kind: Literal["cuad", "playbook"]
     group: str  # thematic group, for display
     present: bool
-    status: Literal["present", "absent", "uncertain"]  # absent only below `confident_absence`
+    # present: the engine decided it is there; absent: only below `confident_absence`; else not_sure
+    status: Literal["present", "absent", "not_sure"]
+    status_label: str  # the status in words ("not sure")
     probability: float  # calibrated probability that the contract has this kind of clause
     anchors: list[str]  # the cited paragraphs, best first
     quotes: list[ClauseQuoteOut]  # best first; only for present categories
@@ -35,4 +38,5 @@ class DocumentClausesOut(Schema):
     version_id: int
     model: ClauseModelOut
     confident_absence: float  # a category not present with a probability below this is absent
+    status_meanings: dict[str, str]  # status → what it means, in one line (the map's legend)
     clauses: list[ClauseOut]  # CUAD's 41 categories in CUAD's order, then the playbook categories covered

@@ -5,7 +5,10 @@ the report is cached by content hash and model identity (versions never change,
 and a new model is a new key). :func:`clause_overview` turns a report into the
 rows every interface shows (API, dashboard, task pane), so they agree on what
 "absent" means: only a category below :data:`~redline.clauses.CONFIDENT_ABSENCE`
-is absent; one neither present nor confidently absent is "uncertain".
+is absent; one neither present nor confidently absent is "not sure". Each state has a one-line meaning
+(:data:`STATUS_MEANINGS`) and each category a name in a lawyer's words (:data:`LABELS`), not the data set's
+("Rofr/Rofo/Rofn"). The probability is not shown beside the state: the engine decides "present" against a
+threshold of its own per kind, so "present 26%" beside "not sure 27%" would read as a contradiction.
 """
 
 from __future__ import annotations
@@ -68,8 +71,40 @@ CUAD_GROUPS: dict[str, str] = {
 }
 PLAYBOOK_GROUP = "Playbook categories"
 
+# Every category in a lawyer's words (CUAD's names are its column headers: "Ip Ownership Assignment").
+LABELS: dict[str, str] = {
+    "Document Name": "Document name", "Parties": "Parties", "Agreement Date": "Agreement date",
+    "Effective Date": "Effective date", "Expiration Date": "Expiry date", "Renewal Term": "Renewal term",
+    "Notice Period To Terminate Renewal": "Notice to stop renewal", "Governing Law": "Governing law",
+    "Most Favored Nation": "Most-favoured nation", "Competitive Restriction Exception": "Exception to a competition restriction",
+    "Non-Compete": "Non-compete", "Exclusivity": "Exclusivity", "No-Solicit Of Customers": "No solicitation of customers",
+    "No-Solicit Of Employees": "No solicitation of employees", "Non-Disparagement": "Non-disparagement",
+    "Termination For Convenience": "Termination for convenience",
+    "Rofr/Rofo/Rofn": "Right of first refusal / offer / negotiation", "Change Of Control": "Change of control",
+    "Anti-Assignment": "Restriction on assignment", "Revenue/Profit Sharing": "Revenue or profit sharing",
+    "Price Restrictions": "Price restrictions", "Minimum Commitment": "Minimum commitment",
+    "Volume Restriction": "Volume restriction", "Ip Ownership Assignment": "IP ownership assignment",
+    "Joint Ip Ownership": "Joint IP ownership", "License Grant": "Licence grant",
+    "Non-Transferable License": "Non-transferable licence",
+    "Affiliate License-Licensor": "Licence of the licensor's affiliates' IP",
+    "Affiliate License-Licensee": "Licence extended to the licensee's affiliates",
+    "Unlimited/All-You-Can-Eat-License": "Unlimited licence", "Irrevocable Or Perpetual License": "Irrevocable or perpetual licence",
+    "Source Code Escrow": "Source code escrow", "Post-Termination Services": "Services after termination",
+    "Audit Rights": "Audit rights", "Uncapped Liability": "Uncapped liability", "Cap On Liability": "Cap on liability",
+    "Liquidated Damages": "Liquidated damages", "Warranty Duration": "Warranty period", "Insurance": "Insurance",
+    "Covenant Not To Sue": "Covenant not to sue", "Third Party Beneficiary": "Third-party beneficiaries",
+    # playbook categories whose key does not read well as words
+    "license_grant": "Licence grant", "pricing_and_fees": "Pricing and fees",
+}
+
 Kind = Literal["cuad", "playbook"]
-Status = Literal["present", "absent", "uncertain"]
+Status = Literal["present", "absent", "not_sure"]
+STATUS_LABELS: dict[str, str] = {"present": "present", "absent": "absent", "not_sure": "not sure"}
+STATUS_MEANINGS: dict[str, str] = {
+    "present": "The clause engine found this kind of clause; the link shows where.",
+    "absent": "The engine is confident the contract has none (under {threshold} likely).",
+    "not_sure": "Neither found nor ruled out: read the contract for it before relying on the map.",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,8 +131,12 @@ class ClauseRow:
 
     @property
     def label(self) -> str:
-        """CUAD's own name, or a playbook key in words (``governing_law`` → "Governing law")."""
-        return self.category if self.kind == "cuad" else self.category.replace("_", " ").capitalize()
+        """The category in a lawyer's words ("IP ownership assignment"; ``governing_law`` → "Governing law")."""
+        return LABELS.get(self.category) or self.category.replace("_", " ").capitalize()
+
+    @property
+    def status_label(self) -> str:
+        return STATUS_LABELS[self.status]
 
     @property
     def anchors(self) -> list[str]:
@@ -148,10 +187,16 @@ def percent_label(probability: float) -> str:
 
 
 def clause_status(finding: Finding) -> Status:
-    """present; absent (only with high confidence: below ``CONFIDENT_ABSENCE``); otherwise uncertain."""
+    """present (the engine's own decision); absent (only with high confidence: below ``CONFIDENT_ABSENCE``);
+    otherwise not sure."""
     if finding.present:
         return "present"
-    return "absent" if finding.probability < CONFIDENT_ABSENCE else "uncertain"
+    return "absent" if finding.probability < CONFIDENT_ABSENCE else "not_sure"
+
+
+def status_meanings() -> dict[str, str]:
+    """What each state means, in one line each (the legend of every clause map)."""
+    return {k: v.format(threshold=percent_label(CONFIDENT_ABSENCE)) for k, v in STATUS_MEANINGS.items()}
 
 
 def clause_overview(*, report: ClauseReport) -> list[ClauseRow]:

@@ -2,7 +2,7 @@
 // each clause a button that selects its paragraph in Word. It loads beside the
 // review and never holds it up or fails it: a failure is said in the section.
 
-import { clauseSummary } from "./clauses.js";
+import { clauseLegend, clauseSummary } from "./clauses.js";
 import { describeError } from "./errors.js";
 import { renderClauses } from "./render.js";
 import * as word from "./word.js";
@@ -27,6 +27,7 @@ export class ClauseSection {
     this.shown += 1;
     $("clauses").hidden = true;
     $("clauses-list").replaceChildren();
+    $("clauses-legend").replaceChildren();
     $("clauses-summary").textContent = "";
     $("clauses-state").textContent = "";
   }
@@ -43,6 +44,14 @@ export class ClauseSection {
       if (mine !== this.shown) return;
       renderClauses($("clauses-list"), overview);
       $("clauses-summary").textContent = clauseSummary(overview);
+      $("clauses-legend").replaceChildren(...clauseLegend(overview).map(({ status, label, meaning }) => {
+        const item = document.createElement("li");
+        const badge = document.createElement("span");
+        badge.className = `state-${status}`;
+        badge.textContent = label;
+        item.append(badge, `: ${meaning}`);
+        return item;
+      }));
     } catch (error) {
       if (mine !== this.shown) return;
       console.warn("clause overview not loaded", error);

@@ -1,16 +1,12 @@
 // The clause overview in the pane: which kinds of clause the document has, grouped as the
 // server groups them, and where each one found is (its paragraph's anchor).
 //
-// The server decides present / absent / uncertain (absent only when its model is confident);
-// this module only orders and words what it says.
+// The server decides present / absent / not sure (absent only when its model is confident) and
+// words each category and state; this module only orders what it says.
 
-const STATUS_LABELS = { present: "found", absent: "absent", uncertain: "uncertain" };
-
-/** A playbook key in words ("governing_law" -> "Governing law"); CUAD's names stay as they are. */
+/** The category in the server's words ("IP ownership assignment"); its key when the server sent none. */
 export function clauseLabel(clause) {
-  if (clause.kind !== "playbook") return clause.category;
-  const words = clause.category.replace(/_/g, " ");
-  return words.charAt(0).toUpperCase() + words.slice(1);
+  return clause.label || clause.category;
 }
 
 /** A probability as a percentage that never rounds to a certainty it does not have: "<1%", "42%", ">99%". */
@@ -20,8 +16,16 @@ export function percentLabel(probability) {
   return `${Math.round(probability * 100)}%`;
 }
 
-export function statusLabel(status) {
-  return STATUS_LABELS[status] || status;
+/** The status in the server's words ("not sure"). */
+export function statusLabel(clause) {
+  return clause.status_label || clause.status;
+}
+
+/** The map's legend: each state the server names, with what it means, in the server's order. */
+export function clauseLegend(overview) {
+  const meanings = (overview && overview.status_meanings) || {};
+  const labels = new Map(((overview && overview.clauses) || []).map((c) => [c.status, statusLabel(c)]));
+  return Object.entries(meanings).map(([status, meaning]) => ({ status, label: labels.get(status) || status.replace(/_/g, " "), meaning }));
 }
 
 /**
@@ -44,7 +48,7 @@ export function clauseGroups(overview) {
       kind: clause.kind,
       label: clauseLabel(clause),
       status: clause.status,
-      statusLabel: statusLabel(clause.status),
+      statusLabel: statusLabel(clause),
       percent: percentLabel(clause.probability),
       anchor: present ? (clause.anchors || [])[0] || null : null,
       quote: best ? best.text : "",

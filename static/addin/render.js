@@ -148,7 +148,8 @@ export function renderClauses(container, overview) {
       } else {
         label.textContent = row.label;
       }
-      item.querySelector(".status").textContent = `${row.statusLabel} · ${row.percent}`;
+      item.querySelector(".status").textContent = row.statusLabel;
+      item.title = `The model's probability: ${row.percent}`; // the state is the engine's decision, not this number
       list.append(item);
     }
     fragment.append(section);

@@ -41,6 +41,8 @@ def test_every_cuad_category_with_governing_law_cited_at_its_paragraph(alice):
     anchor = up["anchors"][9]  # the governing-law paragraph (every paragraph of the contract is non-empty)
     law = cuad["Governing Law"]
     assert law["present"] and law["status"] == "present" and 0 < law["probability"] <= 1
+    assert law["label"] == "Governing law" and cuad["Rofr/Rofo/Rofn"]["label"].startswith("Right of first refusal")
+    assert set(body["status_meanings"]) == {"present", "absent", "not_sure"}
     assert law["anchors"][0] == anchor
     assert law["quotes"][0]["anchor"] == anchor and law["quotes"][0]["paragraph"] == 9
     assert law["quotes"][0]["text"] in GOVERNING_LAW
@@ -48,7 +50,8 @@ def test_every_cuad_category_with_governing_law_cited_at_its_paragraph(alice):
 
     for c in body["clauses"]:  # the three states say what the probability says
         assert c["status"] == ("present" if c["present"] else
-                               "absent" if c["probability"] < CONFIDENT_ABSENCE else "uncertain"), c
+                               "absent" if c["probability"] < CONFIDENT_ABSENCE else "not_sure"), c
+        assert c["label"] and c["status_label"] == c["status"].replace("_", " ")
         assert set(c["anchors"]) <= set(up["anchors"])
         if not c["present"]:
             assert c["quotes"] == [] and c["anchors"] == []
