@@ -94,6 +94,7 @@ class Risk:
     risk: int | None
     link: str
     count: int
+    where: str = ""  # a missing clause: where it goes ("New §14A Governing law, after §14 Confidentiality")
 
 
 @dataclass(slots=True)
@@ -130,6 +131,7 @@ class _Row(NamedTuple):
     source: str | None
     comment: str | None
     position: int
+    placement: str | None
 
 
 def run_overview(*, run: AnalysisRun) -> Overview:
@@ -137,7 +139,8 @@ def run_overview(*, run: AnalysisRun) -> Overview:
     rows = [_Row(*r) for r in Suggestion.objects.filter(run=run).annotate(outcome_value=_OUTCOME)
             .order_by("position").values_list(
                 "pk", "severity", "category", "kind", "rule_key", "outcome_value", "data__validation__status",
-                "data__rule_title", "data__risk__overall", "data__source", "data__comment", "position")]
+                "data__rule_title", "data__risk__overall", "data__source", "data__comment", "position",
+                "data__placement")]
     counters = {name: Counter() for name in FILTERS}
     titles: dict[str, str] = {}
     for r in rows:
@@ -164,7 +167,8 @@ def run_overview(*, run: AnalysisRun) -> Overview:
 
     def risk(r: _Row) -> Risk:
         link = _card_link(rule=r.rule, index=index_in_rule[r.pk], pk=r.pk)
-        return Risk(r.pk, r.title or r.rule, r.rule, r.severity, r.comment or "", r.risk, link, counters["rule"][r.rule])
+        return Risk(r.pk, r.title or r.rule, r.rule, r.severity, r.comment or "", r.risk, link, counters["rule"][r.rule],
+                    r.placement or "")
 
     worst: dict[str, _Row] = {}  # one per rule: five cards of the same rule would hide the next risk
     for r in sorted(rows, key=lambda r: (severity_rank(r.severity), -(r.risk or 0), r.position)):

@@ -48,6 +48,8 @@ def test_insert_cards_name_the_place_and_mark_it(browser, base_url, alice):
             expect(card.locator(".insertion-point")).to_contain_text("Goes after this paragraph:")
             expect(card.locator("mark")).to_have_count(0)  # its anchor paragraph is not "the problem"
             expect(card.locator(".insert-here")).to_be_visible()
+            missing = page.locator(".overview ul.risks li").filter(has_text="Governing law")
+            expect(missing).to_contain_text(law.data["placement"])  # the overview's missing clauses say it too
             # Every other card still marks its quote.
             page.goto(f"/runs/{run.pk}/?rule=limitation-of-liability")
             expect(page.locator("article.suggestion mark").first).to_be_visible()
