@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from .views import account, analytics, documents, keys, playbook_versions, playbooks, preferences, rejections
+from .views import account, analytics, documents, keys, playbook_versions, playbooks, preferences, rejections, team
 
 app_name = "dashboard"
 
@@ -55,4 +55,12 @@ urlpatterns = [
     path("keys/", keys.key_list, name="keys"),
     path("keys/new/", keys.key_create, name="key_create"),
     path("keys/<int:key_id>/revoke/", keys.key_revoke, name="key_revoke"),
+    # the team and a new workspace's first playbook
+    path("team/", team.team, name="team"),
+    path("team/workspaces/new/", team.workspace_new, name="workspace_new"),
+    path("team/members/add/", team.member_new, name="member_new"),
+    path("team/members/new/", team.member_create, name="member_create"),
+    path("team/members/<int:membership_id>/role/", team.member_role, name="member_role"),
+    path("team/members/<int:membership_id>/remove/", team.member_delete, name="member_delete"),
+    path("playbooks/install-default/", team.playbook_install_default, name="playbook_install_default"),
 ]

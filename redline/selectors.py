@@ -34,6 +34,11 @@ def membership_for_user(*, user_id: int, workspace_id: int | None = None) -> Mem
     return qs.first()
 
 
+def membership_list(*, workspace: Workspace) -> QuerySet[Membership]:
+    """The workspace's members, admins first, then by username (the team page's order)."""
+    return Membership.objects.select_related("user").filter(workspace=workspace).order_by("role", "user__username")
+
+
 def api_key_by_prefix(*, prefix: str) -> ApiKey | None:
     return (
         ApiKey.objects.select_related("membership__workspace", "membership__user")

@@ -86,9 +86,12 @@ def playbook_import(
     )
 
 
-def playbook_default_install(*, workspace: Workspace) -> PlaybookVersion:
-    """Load the built-in commercial-contract playbook (idempotent)."""
-    return playbook_version_create(workspace=workspace, spec=default_playbook(), note="built-in default")
+def playbook_default_install(*, workspace: Workspace, created_by: AbstractBaseUser | None = None) -> PlaybookVersion:
+    """Load the built-in commercial-contract playbook (idempotent: a second call adds no version).
+    ``created_by``: the admin who installed it from the dashboard (the version and the audit log name them);
+    None for the system (the demo command)."""
+    return playbook_version_create(workspace=workspace, spec=default_playbook(), created_by=created_by,
+                                   note="built-in default")
 
 
 def playbook_version_spec(*, version: PlaybookVersion) -> PlaybookSpec:

@@ -23,6 +23,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from redline.models import Role
 from redline.services.accounts import api_key_issue, membership_create, user_create, workspace_create
+from redline.services.documents import document_version_create
 from redline.services.playbooks import playbook_default_install
 from tests.dashboard.conftest import PASSWORD, seed_run
 from tests.support.browser import OFFICE_DOUBLE, OFFICE_JS, SHOTS, axe_source
@@ -208,6 +209,7 @@ def dashboard_visits(alice, seeded) -> list[Visit]:
         Visit("preferences", "/preferences/", "#preview"),
         Visit("preferences-version", "/preferences/versions/1/"),
         Visit("keys", "/keys/"),
+        Visit("team", "/team/", "#team"),
         Visit("not-found", "/documents/999999/", status=404),
         Visit("api-docs", "/api/docs", "#swagger-ui .information-container"),
     ]
@@ -229,6 +231,21 @@ def test_signed_out_and_reviewer_pages_are_clean(browser, base_url, axe, alice, 
     anonymous = walk(browser, base_url, axe, width, [Visit("login", "/login/", "form")], None)
     reviewer = walk(browser, base_url, axe, width, [Visit("forbidden", "/keys/", status=403)], "carol")
     assert not (anonymous or reviewer), json.dumps({**anonymous, **reviewer}, indent=1, ensure_ascii=False)
+
+
+@pytest.mark.parametrize("width", WIDTHS.values(), ids=WIDTHS.keys())
+def test_a_new_workspace_is_clean(browser, base_url, axe, simple_docx, width):
+    """A workspace's first pages: a contract and no playbook (the admin's offer, the reviewer's whom-to-ask), and
+    its team of one admin."""
+    workspace = workspace_create(name="Carter & Reed")
+    for username, role in (("dave", Role.ADMIN), ("erin", Role.REVIEWER)):
+        membership_create(user=user_create(username=username, password=PASSWORD), workspace=workspace, role=role)
+    version, *_ = document_version_create(workspace=workspace, data=simple_docx, filename="msa.docx", uploaded_by=None)
+    document = f"/documents/{version.document_id}/"
+    admin = walk(browser, base_url, axe, width, [Visit("document-first-playbook", document),
+                                                 Visit("team-new-workspace", "/team/", "#team")], "dave")
+    reviewer = walk(browser, base_url, axe, width, [Visit("document-ask-an-admin", document)], "erin")
+    assert not (admin or reviewer), json.dumps({**admin, **reviewer}, indent=1, ensure_ascii=False)
 
 
 @pytest.mark.parametrize("width", WIDTHS.values(), ids=WIDTHS.keys())

@@ -40,6 +40,7 @@ def populate(member: object) -> dict[str, int]:
         "run_id": run["id"], "suggestion_pk": suggestion.pk, "suggestion_id": suggestion.pk,
         "playbook_id": Playbook.objects.get(workspace=member.workspace).pk, "rejection_id": rejection.pk,
         "key_id": ApiKey.objects.filter(membership=member.membership).first().pk, "number": 1,
+        "membership_id": member.membership.pk,
     }
 
 
