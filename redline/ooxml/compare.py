@@ -1,0 +1,198 @@
+"""Compare two versions of a contract into a redline: accept every revision and you have ``new``, reject every
+one and you have ``old``.
+
+The redline is written on ``new``, so the result keeps everything of the version the lawyer now holds (its
+formatting, styles, comments, anchors, headers). Each difference is written by the same proven writer as a
+review's suggestions (:mod:`.writer`), as the edit that would turn ``new`` back into ``old`` (a paragraph
+rewritten word by word, a paragraph of ``old`` inserted, one of ``new`` deleted), and then every revision is
+turned round (:func:`invert`): an insertion becomes a deletion and back, so the redline reads from ``old`` to
+``new``. Paragraphs are paired by :mod:`.align`; within a pair the diff is :mod:`.diff`'s, word by word with
+words and figures kept as one phrase ("~~ninety (90)~~ thirty (30) days").
+
+Versions that already hold tracked changes are compared as they read with every change accepted (the
+result says so in ``views``), and the result is proven before it is returned: its accept view read back must
+be ``new``'s text and its reject view ``old``'s, paragraph by paragraph, or :class:`CompareError` says
+where they differ. Scope of this version: the body's text (paragraphs, table cells, content controls);
+headers, footers, footnotes and formatting-only changes are not compared yet.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+from lxml import etree
+
+from .align import align, normalise
+from .errors import DocxError
+from .ids import story_roots
+from .ops import Op, OpResult
+from .oxml import qn
+from .package import DEFAULT_LIMITS, Limits, Package
+from .paragraphs import Paragraph, read_document
+from .revision_kinds import DEL, INS
+from .revisions import accept
+from .writer import Redliner
+
+DEFAULT_COMPARE_AUTHOR = "Redline Compare"
+_TEXT_TAGS = {qn("w:t"): qn("w:delText"), qn("w:instrText"): qn("w:delInstrText")}
+_DELETED_TEXT_TAGS = {v: k for k, v in _TEXT_TAGS.items()}
+_R_PR = qn("w:rPr")
+
+
+class CompareError(DocxError):
+    """The comparison could not be written so that both views come out right (nothing is returned)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One difference: ``changed`` (a paragraph reworded), ``inserted`` (only in ``new``) or ``deleted`` (only
+    in ``old``); ``anchor`` is the paragraph's anchor in the result (for a deleted paragraph, where it is)."""
+
+    kind: str
+    anchor: str | None
+    before: str
+    after: str
+
+    def to_dict(self) -> dict[str, str | None]:
+        return {"kind": self.kind, "anchor": self.anchor, "before": self.before, "after": self.after}
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """The redline (``docx``), its changes in document order, and what was compared (``views``)."""
+
+    docx: bytes
+    changes: list[Change] = field(default_factory=list)
+    views: str = "accepted"
+    had_revisions: bool = False
+
+    @property
+    def counts(self) -> dict[str, int]:
+        out = {"changed": 0, "inserted": 0, "deleted": 0}
+        for c in self.changes:
+            out[c.kind] += 1
+        return out
+
+
+def compare(old: bytes, new: bytes, *, author: str = DEFAULT_COMPARE_AUTHOR, date: str | None = None,
+            limits: Limits = DEFAULT_LIMITS) -> Comparison:
+    """The redline from ``old`` to ``new`` (untrusted .docx bytes; :class:`DocxError` for input refused)."""
+    old_read = read_document(old, anchor=False, limits=limits)
+    base, had_revisions = _accepted(new, limits)
+    new_read = read_document(base, anchor=True, limits=limits)
+    before = [p for p in old_read.paragraphs if not p.is_empty]
+    after = [p for p in new_read.paragraphs if not p.is_empty]
+    pairs = align([p.text for p in before], [p.text for p in after],
+                  [p.anchor for p in before], [p.anchor for p in after])
+    plan = _Plan(before, after)
+    for i, j in pairs:
+        plan.add(i, j)
+    pkg = Package.open(new_read.docx or base, limits)
+    writer = Redliner(pkg, author=author or DEFAULT_COMPARE_AUTHOR, date=date, seed=hashlib.sha256(old + new).digest())
+    refused = [r for r in writer.apply_all(plan.ops()) if r.status != "applied"]
+    if refused:
+        raise CompareError("compare_refused", _refusal(refused[0]))
+    for root in story_roots(pkg):
+        invert(root)
+    data = pkg.save()
+    _prove(data, before, after, limits)
+    return Comparison(data, plan.changes, "accepted", had_revisions or any(p.has_revisions for p in before))
+
+
+def invert(root: etree._Element) -> int:
+    """Turn every insertion under ``root`` into a deletion and every deletion into an insertion (their text
+    elements too: ``w:t`` ↔ ``w:delText``); how many were turned. Paragraph marks turn with them."""
+    marks = [el for el in root.iter(INS, DEL)]
+    for el in marks:
+        inserted = el.tag == INS
+        el.tag = DEL if inserted else INS
+        swap = _TEXT_TAGS if inserted else _DELETED_TEXT_TAGS
+        for t in el.iter(*swap):
+            t.tag = swap[t.tag]
+    for el in marks:  # a replacement reads deleted first, as Word writes it: "~~ninety (90)~~ thirty (30)"
+        after = el.getnext()
+        if el.tag == INS and after is not None and after.tag == DEL and el.getparent().tag != _R_PR:
+            el.addprevious(after)
+    return len(marks)
+
+
+class _Plan:
+    """The writer's ops that turn ``new`` (the base) back into ``old``, and the changes they stand for."""
+
+    def __init__(self, old: list[Paragraph], new: list[Paragraph]) -> None:
+        self.old, self.new = old, new
+        self.rewrites: list[Op] = []
+        self.inserts: list[Op] = []
+        self.deletes: list[Op] = []
+        self.changes: list[Change] = []
+        self._last: int | None = None  # the last paragraph of ``new`` seen, where old paragraphs go after
+        self._pending: list[int] = []  # old paragraphs waiting for a paragraph of ``new`` to go before
+
+    def add(self, i: int | None, j: int | None) -> None:
+        if j is not None:
+            if self._pending and self._last is None:  # old paragraphs before the first of ``new``
+                self._insert(self._pending, j, "before")
+                self._pending = []
+            self._last = j
+        if i is not None and j is not None:
+            old, new = self.old[i].text, self.new[j].text
+            if normalise(old) != normalise(new):
+                self.rewrites.append(self._op("REWRITE_PARAGRAPH", j, new_text=old))
+                self.changes.append(Change("changed", self.new[j].anchor, old, new))
+        elif j is not None:
+            self.deletes.append(self._op("DELETE_PARAGRAPH", j))
+            self.changes.append(Change("inserted", self.new[j].anchor, "", self.new[j].text))
+        elif i is not None:
+            if self._last is None:
+                self._pending.append(i)
+            else:
+                self._insert([i], self._last, "after")
+
+    def ops(self) -> list[Op]:
+        """Rewrites first, then the old paragraphs put back, then new ones taken out (an old paragraph goes
+        after a paragraph of ``new`` before that one's own text is marked)."""
+        if self._pending:  # ``new`` is empty: nothing to put them next to
+            raise CompareError("compare_empty", "The new version has no text to compare against.")
+        merged: list[Op] = []
+        for op in self.inserts:  # consecutive old paragraphs after one paragraph: one insertion, in order
+            if merged and merged[-1].anchor == op.anchor and merged[-1].position == op.position == "after":
+                merged[-1] = Op(merged[-1].index, "INSERT", op.anchor, text=merged[-1].text + "\n" + op.text,
+                                position="after")
+            else:
+                merged.append(op)
+        return [*self.rewrites, *merged, *self.deletes]
+
+    def _insert(self, olds: list[int], j: int, position: str) -> None:
+        text = "\n".join(self.old[i].text for i in olds)
+        self.inserts.append(Op(0, "INSERT", self.new[j].anchor or "", text=text, position=position))
+        self.changes.extend(Change("deleted", self.new[j].anchor, self.old[i].text, "") for i in olds)
+
+    def _op(self, kind: str, j: int, new_text: str = "") -> Op:
+        return Op(0, kind, self.new[j].anchor or "", new_text=new_text)
+
+
+def _accepted(new: bytes, limits: Limits) -> tuple[bytes, bool]:
+    """``new`` with every tracked change accepted (what is compared), and whether it had any."""
+    pkg = Package.open(new, limits)
+    count = sum(accept(root) for root in story_roots(pkg))
+    return (pkg.save(), True) if count else (new, False)
+
+
+def _prove(data: bytes, old: list[Paragraph], new: list[Paragraph], limits: Limits) -> None:
+    """The result's accept view must read as ``new`` and its reject view as ``old``, paragraph by paragraph."""
+    read = read_document(data, anchor=False, limits=limits)
+    for view, want, got in (("accept", [p.text for p in new], [p.text for p in read.paragraphs]),
+                            ("reject", [p.text for p in old], [p.original_text for p in read.paragraphs])):
+        w = [normalise(t) for t in want if normalise(t)]
+        g = [normalise(t) for t in got if normalise(t)]
+        if w != g:
+            at = next((k for k, (a, b) in enumerate(zip(w, g, strict=False)) if a != b), min(len(w), len(g)))
+            raise CompareError("compare_unproven", f"The redline's {view} view differs at paragraph {at + 1}: "
+                                                   f"{(g[at] if at < len(g) else '(nothing)')[:80]!r} instead of "
+                                                   f"{(w[at] if at < len(w) else '(nothing)')[:80]!r}.")
+
+
+def _refusal(result: OpResult) -> str:
+    return (f"A change could not be written as a tracked change ({result.reason}: {result.message}); "
+            "no redline was made.")
