@@ -29,6 +29,7 @@ from .routers import (
     analytics,
     audit,
     clauses,
+    compare,
     documents,
     health,
     jobs,
@@ -107,6 +108,7 @@ api.add_router("/documents", documents.router)
 api.add_router("/documents", runs.document_runs)
 api.add_router("/documents", revisions.router)
 api.add_router("/documents", clauses.router)
+api.add_router("/documents", compare.router)
 api.add_router("/jobs", jobs.router)
 api.add_router("/runs", runs.router)
 api.add_router("/runs", addin.router)
