@@ -30,3 +30,4 @@ class AskOut(Schema):
     citations: list[CitationOut]
     passages: list[dict[str, Any]]  # what retrieval found, each with why it is there
     clause: ClauseAnswerOut | None = None  # set when the question was about a kind of clause
+    kinds: list[ClauseAnswerOut] = []  # every kind of clause the question was routed to, best first (clause too)

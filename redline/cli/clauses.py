@@ -81,6 +81,9 @@ def add_clauses_eval(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--system", default="model", choices=["model", "ask", "keywords"],
                    help="what to score: the model, `ask` with one plain question per category, or the keyword "
                         "baseline")
+    p.add_argument("--questions", default="plain", metavar="SET",
+                   help="with --system ask: the questions asked, `plain` (one per category, the default) or "
+                        "`held-out-N` (each kind's N-th held-out phrasing, N = 1 to 5: wording the router never saw)")
     p.set_defaults(handler=run_clauses_eval)
 
 
@@ -90,26 +93,30 @@ def run_clauses_eval(args: argparse.Namespace) -> int:
     from redline.clauses.model import MODEL_DIR
 
     summary = _evaluate(args.data, Path(args.model) if args.model else MODEL_DIR, out=Path(args.out),
-                        system=args.system)
+                        system=args.system, questions=args.questions)
     print(json.dumps(summary, indent=1))
     return EXIT_OK
 
 
-def _evaluate(data: str, model_dir: Path, out: Path | None = None, system: str = "model") -> dict:
+def _evaluate(data: str, model_dir: Path, out: Path | None = None, system: str = "model",
+              questions: str = "plain") -> dict:
     import tempfile
 
     from redline.clauses import evaluate as ev
 
     out = out or Path(tempfile.mkdtemp(prefix="redline-clauses-")) / "dev-predictions.jsonl"
-    predictors = {"model": lambda: ev.model_predictor(_model(str(model_dir))), "ask": _ask_predictor,
-                  "keywords": lambda: ev.keyword_predictor}
+    predictors = {"model": lambda: ev.model_predictor(_model(str(model_dir))),
+                  "ask": lambda: _ask_predictor(questions), "keywords": lambda: ev.keyword_predictor}
     return _summary(ev.evaluate(data, out, predictors[system]()))
 
 
-def _ask_predictor() -> object:
-    from redline.retrieval.ask_eval import ask_predictor
+def _ask_predictor(name: str) -> object:
+    from redline.retrieval import ask_eval
 
-    return ask_predictor
+    try:
+        return ask_eval.questions_predictor(ask_eval.questions(name))
+    except ValueError as exc:
+        raise InputError("bad_questions", str(exc)) from None
 
 
 def _stderr(line: str) -> None:

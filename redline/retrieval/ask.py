@@ -3,7 +3,10 @@
 A question about a kind of clause ("Who are the parties?", "Is liability
 capped?") is answered by the clause engine: its passages are the citations,
 and when the engine finds no such clause the answer says so instead of
-quoting the nearest words. Other questions go to retrieval.
+quoting the nearest words. Which kinds a question is about is read from its
+meaning (``redline.clauses.question_routing``); a question that sits between
+kinds ("Is our liability capped?": the cap, and what is carved out of it)
+consults each, best first. Other questions go to retrieval.
 
 The offline answerer never paraphrases. It retrieves passages (with the
 definitions and cross-referenced sections they depend on), picks the
@@ -16,11 +19,12 @@ exactly those words.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from redline.clauses import analyse
-from redline.clauses.questions import question_category
+from redline.clauses import ClauseReport, analyse
+from redline.clauses.question_routing import route_question
 
 from .bm25 import BM25
 from .graph import ContractGraph
@@ -28,7 +32,7 @@ from .search import Hit, SearchIndex
 from .tokens import tokens
 
 NO_ANSWER = "No passage of the contract answers this question."
-_MAX_CLAUSE_QUOTES = 5
+_MAX_CLAUSE_QUOTES = 5  # per kind consulted
 _SENTENCE_RE = re.compile(r"(?:[^.;:!?]|[.;:!?](?!\s|$))+(?:[.;:!?]+|$)")
 _MIN_SENTENCE_CHARS = 25
 
@@ -57,12 +61,13 @@ class Answer:
     text: str
     citations: list[Citation] = field(default_factory=list)
     passages: list[Hit] = field(default_factory=list)
-    clause: dict[str, Any] | None = None  # {category, present, probability} when the clause engine answered
+    clause: dict[str, Any] | None = None  # {category, present, probability} of the best kind when the engine answered
+    kinds: list[dict[str, Any]] = field(default_factory=list)  # every kind consulted, best first (clause is the first)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
         return {"question": self.question, "answer": self.text, "citations": [c.to_dict() for c in self.citations],
-                "passages": [h.to_dict() for h in self.passages], "clause": self.clause}
+                "passages": [h.to_dict() for h in self.passages], "clause": self.clause, "kinds": self.kinds}
 
 
 def verify_quote(graph: ContractGraph, anchor: str, quote: str) -> bool:
@@ -71,11 +76,14 @@ def verify_quote(graph: ContractGraph, anchor: str, quote: str) -> bool:
     return bool(quote) and block is not None and quote in block.text
 
 
-def ask(index: SearchIndex, question: str, *, k: int = 8, max_chars: int = 12000, max_quotes: int = 4) -> Answer:
-    """Answer ``question`` from the contract with up to ``max_quotes`` verified quotes."""
-    category = question_category(question)
-    if category is not None:
-        return clause_answer(index.graph, question, category)
+def ask(index: SearchIndex, question: str, *, k: int = 8, max_chars: int = 12000, max_quotes: int = 4,
+        report: ClauseReport | None = None) -> Answer:
+    """Answer ``question`` from the contract with up to ``max_quotes`` verified quotes (retrieval) or the clause
+    engine's passages. ``report`` is the contract's clause analysis when the caller already has it: the
+    evaluation asks 41 questions of each contract, and the analysis is the costly part."""
+    kinds = route_question(question)
+    if kinds:
+        return clause_answer(index.graph, question, kinds, report=report)
     hits = index.search(question, k=k, max_chars=max_chars)
     candidates = _sentences(index.graph, hits)
     if not candidates:
@@ -94,24 +102,46 @@ def ask(index: SearchIndex, question: str, *, k: int = 8, max_chars: int = 12000
     return Answer(question, "\n".join(lines), citations, hits)
 
 
-def clause_answer(graph: ContractGraph, question: str, category: str) -> Answer:
-    """The clause engine's answer: its passages as verified quotes, or "not found" when it finds none."""
-    report = analyse(graph.blocks)
-    finding = report.cuad[category]
-    clause = {"category": category, "present": finding.present, "probability": round(finding.probability, 4)}
-    citations = []
-    for passage in finding.passages[:_MAX_CLAUSE_QUOTES]:
-        block = graph.blocks[passage.paragraph]
-        if not verify_quote(graph, block.anchor, passage.text):
-            continue
-        owner = graph.owner[block.index]
-        citations.append(Citation(block.anchor, passage.text, block.start + passage.start, block.start + passage.end,
-                                  graph.section(owner).label if owner else None))
-    if not citations:
-        return Answer(question, f"Not found: the contract has no {category.lower()} clause "
-                                f"(probability {finding.probability:.0%}).", [], [], clause)
-    lines = [f'"{c.quote}" [{n}]' for n, c in enumerate(citations, start=1)]
-    return Answer(question, "\n".join(lines), citations, [], clause)
+def clause_answer(graph: ContractGraph, question: str, kinds: Sequence[str], *,
+                  report: ClauseReport | None = None) -> Answer:
+    """The clause engine's answer for each kind, best first: its passages as verified quotes (a sentence two
+    kinds cite is quoted once), or "not found" for a kind the engine finds absent."""
+    if report is None:
+        report = analyse(graph.blocks)
+    parts: list[tuple[dict[str, Any], list[Citation]]] = []
+    seen: set[tuple[int, int]] = set()
+    for kind in kinds:
+        finding = report.cuad[kind]
+        citations = []
+        for passage in finding.passages[:_MAX_CLAUSE_QUOTES]:
+            block = graph.blocks[passage.paragraph]
+            span = (block.start + passage.start, block.start + passage.end)
+            if span in seen or not verify_quote(graph, block.anchor, passage.text):
+                continue
+            seen.add(span)
+            owner = graph.owner[block.index]
+            citations.append(Citation(block.anchor, passage.text, *span, graph.section(owner).label if owner else None))
+        parts.append(({"category": kind, "present": finding.present, "probability": round(finding.probability, 4)},
+                      citations))
+    consulted = [kind for kind, _ in parts]
+    return Answer(question, _clause_text(parts), [c for _, cs in parts for c in cs], [], consulted[0], consulted)
+
+
+def _clause_text(parts: list[tuple[dict[str, Any], list[Citation]]]) -> str:
+    """Quotes numbered [1], [2]… across the kinds; each kind named when there are several; "Not found" when no
+    kind has a passage."""
+    if not any(citations for _, citations in parts):
+        absent = " or ".join(f"{k['category'].lower()} clause (probability {k['probability']:.0%})" for k, _ in parts)
+        return f"Not found: the contract has no {absent}."
+    lines, n = [], 1
+    for kind, citations in parts:
+        if len(parts) > 1:
+            lines.append(f"{kind['category']}:" if citations
+                         else f"{kind['category']}: not found (probability {kind['probability']:.0%}).")
+        for c in citations:
+            lines.append(f'"{c.quote}" [{n}]')
+            n += 1
+    return "\n".join(lines)
 
 
 def _sentences(graph: ContractGraph, hits: list[Hit]) -> list[Citation]:

@@ -48,7 +48,7 @@ def test_compare_lists_the_changes_and_downloads_the_redline(alice, versions, tm
         ("changed", LAW.format("Texas"), LAW.format("New York")), ("inserted", "", "3. Counterparts")]
     assert all(c["anchor"] for c in body["changes"])
     download = alice.api().get(body["download_url"])
-    assert download.status_code == 200 and download["Content-Disposition"].endswith('-compared-v%d-v%d.docx"' % (v1, v2))
+    assert download.status_code == 200 and download["Content-Disposition"].endswith(f'-compared-v{v1}-v{v2}.docx"')
     path = tmp_path / "cmp.docx"
     path.write_bytes(download.content)
     assert pandoc_text(path, "accept") == ["1. Term", "Notice of thirty (30) days is required.", "2. Law",

@@ -14,8 +14,8 @@ from dashboard.queries import paragraph_texts
 from redline.models import AnalysisRun, DocumentVersion, RunStatus
 from redline.services.clauses import CUAD_GROUPS, LABELS
 from redline.services.documents import document_version_create
-from tests.dashboard.conftest import HTMX
 from tests.clauses.conftest import SLICE
+from tests.dashboard.conftest import HTMX
 from tests.support.clause_contract import CONTRACT, GOVERNING_LAW, build_contract
 
 pytestmark = pytest.mark.django_db
