@@ -3,7 +3,7 @@
 Field-level checks that people make often (a key with capitals, a missing
 title) are caught here with plain messages; everything else is validated by
 the engine itself, and its error path (``/rules/3/red_flags/0/pattern``) is
-mapped back onto the field it came from.
+mapped back onto the field (or red-line row) it came from.
 """
 
 from __future__ import annotations
@@ -26,11 +26,13 @@ from redline.services.preferences import MAX_CHARS as PREFERENCES_MAX_CHARS
 from redline.services.rule_trial import MAX_CHARS as TRIAL_MAX_CHARS
 
 from .queries import RuleFilters
+from .red_lines import PREFIX as RED_LINES
+from .red_lines import RedLineForm, RedLineFormSet
 
 CATEGORY_CHOICES = [(c.value, c.value.replace("_", " ").capitalize()) for c in Category]
 SEVERITY_CHOICES = [(s.value, s.value.capitalize()) for s in Severity]
 DIMENSION_CHOICES = [(d.value, d.value.replace("_", " ").capitalize()) for d in RiskDimension]
-ADVANCED_FIELDS = ("detect", "red_flags", "thresholds", "examples")
+ADVANCED_FIELDS = ("detect", "thresholds", "examples")  # red lines have rows of their own (dashboard.red_lines)
 MAX_ADVANCED_CHARS = 100_000
 _KEY = RegexValidator(r"^[a-z0-9][a-z0-9_-]{0,63}$",
                       "Use lowercase letters, digits, “-” and “_”, starting with a letter or digit.")
@@ -61,8 +63,9 @@ class RuleForm(forms.Form):
     """One playbook rule in the interchange format, split into the fields people edit most.
 
     The lawyer's fields come first and get the room (title, the position to ask for,
-    the fallbacks, why it matters); the detection YAML is for rule authors and sits
-    last, folded. A rule's key is fixed once it exists (``fixed_key``).
+    the fallbacks, why it matters), then the red lines as rows (``red_lines``, a
+    formset with the same ``auto_id``); the detection YAML is for rule authors and
+    sits last, folded. A rule's key is fixed once it exists (``fixed_key``).
     """
 
     required_css_class = "required"
@@ -91,14 +94,17 @@ class RuleForm(forms.Form):
     advanced = forms.CharField(
         label="Detection (YAML)", widget=forms.Textarea(attrs={"rows": 8, "class": "code", "spellcheck": "false"}),
         required=False, max_length=MAX_ADVANCED_CHARS,
-        help_text="detect, red_flags (the red lines), thresholds and examples, as in the playbook format.",
+        help_text="detect, thresholds and examples, as in the playbook format.",
     )
 
-    def __init__(self, *args: Any, fixed_key: str = "", **kwargs: Any) -> None:
+    def __init__(self, *args: Any, fixed_key: str = "", red_flags: list[dict[str, Any]] | None = None,
+                 **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if fixed_key:
             self.fields["key"].disabled = True
             self.fields["key"].initial = fixed_key
+        self.red_lines = RedLineFormSet(self.data if self.is_bound else None, prefix=RED_LINES, auto_id=self.auto_id,
+                                        initial=[RedLineForm.initial_from(f) for f in red_flags or []])
 
     @classmethod
     def from_spec(cls, spec: dict[str, Any], **kwargs: Any) -> RuleForm:
@@ -114,14 +120,20 @@ class RuleForm(forms.Form):
             "enabled": spec.get("enabled", True),
             "advanced": yaml.safe_dump(advanced, sort_keys=False, allow_unicode=True, width=100) if advanced else "",
         }
-        return cls(initial=initial, fixed_key=spec["key"], **kwargs)
+        return cls(initial=initial, fixed_key=spec["key"], red_flags=spec.get("red_flags", []), **kwargs)
+
+    def is_valid(self) -> bool:
+        """The rule's fields and its red-line rows, both checked so both show their errors."""
+        valid = super().is_valid()
+        return self.red_lines.is_valid() and valid
 
     def clean_advanced(self) -> dict[str, Any]:
         data = _yaml_mapping(self.cleaned_data["advanced"])
         unknown = sorted(set(data) - set(ADVANCED_FIELDS))
         if unknown:
+            rows = " Red lines (red_flags) are edited in their rows above." if "red_flags" in unknown else ""
             raise forms.ValidationError(
-                f"Unknown field(s) here: {', '.join(unknown)}. Allowed: {', '.join(ADVANCED_FIELDS)}.")
+                f"Unknown field(s) here: {', '.join(unknown)}. Allowed: {', '.join(ADVANCED_FIELDS)}.{rows}")
         return data
 
     def spec(self) -> dict[str, Any]:
@@ -138,6 +150,8 @@ class RuleForm(forms.Form):
             if _lines(data[f]):
                 out[f] = _lines(data[f])
         out |= data["advanced"]
+        if flags := self.red_lines.flags():
+            out["red_flags"] = flags
         if data["required"]:
             out["required"] = True
         if not data["enabled"]:
@@ -145,20 +159,26 @@ class RuleForm(forms.Form):
         return out
 
     def autofocus(self) -> bool:
-        """Put focus where the person must act next: the first field with an error, else the first field.
+        """Put focus where the person must act next: the first field with an error (a red-line row's
+        after the rule's own), else the first field.
 
         Returns True when only form-wide errors remain (the template focuses those instead).
         """
         names = [n for n in self.fields if n in self.errors] if self.is_bound else [next(iter(self.fields))]
+        row_field = self.red_lines.first_error_field() if self.is_bound and not names else None
         if names:
             self.fields[names[0]].widget.attrs["autofocus"] = True
-        return self.is_bound and not names
+        elif row_field is not None:
+            row_field.field.widget.attrs["autofocus"] = True
+        return self.is_bound and not names and row_field is None
 
     def add_spec_error(self, path: str, message: str) -> None:
         """Show an engine error (``/rules/N/field/...``) next to the field it is about."""
         parts = path.strip("/").split("/")
         name = parts[2] if len(parts) >= 3 and parts[0] == "rules" else None
-        if name in ADVANCED_FIELDS:
+        if name == "red_flags" and len(parts) >= 4 and parts[3].isdigit():
+            self.red_lines.add_flag_error(int(parts[3]), parts[4] if len(parts) >= 5 else "", message)
+        elif name in ADVANCED_FIELDS:
             self.add_error("advanced", f"{'/'.join(parts[2:])}: {message}")
         elif name in self.fields:
             self.add_error(name, message)

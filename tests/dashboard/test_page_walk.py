@@ -1,6 +1,7 @@
 """Every page, as a first-time admin sees it, at 1440 and 360 px: the acceptance walk of the UI.
 
-Each dashboard page (also at 768 px, and with a rule's inline editor open), the API
+Each dashboard page (also at 768 px, with a rule's inline editor open, and with that editor
+reopened on a draft kept across an expired session), the API
 docs, and the task pane (over the Office double, signed out, with results, and its
 sign-in dialog) is opened in headless Chromium with the
 real server and the real Content Security Policy. The walk fails on any console
@@ -189,6 +190,19 @@ def open_rule_editor(page: Page) -> None:
     page.mouse.move(0, 0)  # no hover colour on whatever the form put under the pointer
 
 
+def restore_rule_draft(page: Page) -> None:
+    """The inline editor posted after the session ended, then signed in again: it reopens with the typed text."""
+    open_rule_editor(page)
+    page.locator("#edit-payment-terms-preferred_position").fill("Net thirty (30) days.")
+    page.context.clear_cookies(name="sessionid")
+    page.get_by_role("button", name="Save rule").click()
+    expect(page.get_by_role("heading", name="Sign in")).to_be_visible()
+    page.get_by_label("Username").fill("alice")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.mouse.move(0, 0)
+
+
 def dashboard_visits(alice, seeded) -> list[Visit]:
     playbook_id = seeded.run.playbook_version.playbook_id
     document_id = seeded.run.document_version.document_id
@@ -199,6 +213,8 @@ def dashboard_visits(alice, seeded) -> list[Visit]:
         Visit("playbooks", "/playbooks/"),
         Visit("playbook", f"/playbooks/{playbook_id}/", "#rules"),
         Visit("rule-edit", f"/playbooks/{playbook_id}/", "#rule-payment-terms form", prepare=open_rule_editor),
+        Visit("rule-edit-restored", f"/playbooks/{playbook_id}/", "#rule-payment-terms form [role=status]",
+              prepare=restore_rule_draft),
         Visit("rule-try", f"/playbooks/{playbook_id}/rules/payment-terms/try/"),
         Visit("playbook-versions", f"/playbooks/{playbook_id}/versions/"),
         Visit("playbook-version", f"/playbooks/{playbook_id}/versions/1/"),

@@ -13,8 +13,9 @@ from redline.models import Playbook
 from redline.services.playbook_edits import playbook_latest_version
 from tests.dashboard.conftest import HTMX
 
+NO_RED_LINES = {"red_lines-TOTAL_FORMS": "0", "red_lines-INITIAL_FORMS": "0"}  # the rule form's red-line rows
 RULE = {"key": "escrow", "title": "Source code escrow", "category": "intellectual_property", "severity": "minor",
-        "enabled": "on", "keywords": "escrow\nsource code", "advanced": "", "base": "1"}
+        "enabled": "on", "keywords": "escrow\nsource code", "advanced": "", "base": "1", **NO_RED_LINES}
 
 
 def url(version, tail: str = "") -> str:
@@ -65,9 +66,12 @@ def test_validation_errors_are_shown_next_to_their_field(admin, playbook):
     assert re.search(r'<input[^>]*name="title"[^>]*autofocus', body)  # the first field with an error
     dup = admin.post(url(playbook, "rules/new/"), {**RULE, "key": "indemnity"}, **HTMX).content.decode()
     assert re.search(r'id="new-key_error".*?rule key &#x27;indemnity&#x27; is also used', dup, re.S)
-    regex = {**RULE, "advanced": "red_flags:\n  - pattern: '(unclosed'\n    message: m\n"}
+    regex = {**RULE, "advanced": "detect:\n  - '(unclosed'\n"}
     body = admin.post(url(playbook, "rules/new/"), regex, **HTMX).content.decode()
-    assert re.search(r'id="new-advanced_error".*?red_flags/0/pattern: invalid regular expression', body, re.S)
+    assert re.search(r'id="new-advanced_error".*?detect/0: invalid regular expression', body, re.S)
+    flags = {**RULE, "advanced": "red_flags:\n  - pattern: x\n    message: m\n"}
+    body = admin.post(url(playbook, "rules/new/"), flags, **HTMX).content.decode()
+    assert "Red lines (red_flags) are edited in their rows above." in body  # not in two places
     unknown = admin.post(url(playbook, "rules/new/"), {**RULE, "advanced": "title: x"}, **HTMX).content.decode()
     assert "Unknown field(s) here: title" in unknown
     alias = admin.post(url(playbook, "rules/new/"), {**RULE, "advanced": "a: &x [1]\nb: *x"}, **HTMX).content.decode()
@@ -84,7 +88,7 @@ def test_edit_inline_then_cancel(admin, playbook):
     assert row.lstrip().startswith('<tr id="rule-payment-terms"') and "autofocus>Edit" in row.replace('"', "")
     spec = playbook.rules.get(key="payment-terms").spec
     data = {"key": "payment-terms", "title": "Payment terms (60 days)", "category": spec["category"],
-            "severity": "critical", "enabled": "on", "base": "1", "guidance": spec.get("guidance", ""),
+            "severity": "critical", "enabled": "on", "base": "1", "guidance": spec.get("guidance", ""), **NO_RED_LINES,
             "advanced": yaml.safe_dump({k: spec[k] for k in ("thresholds", "examples") if k in spec})}
     resp = admin.post(url(playbook, "rules/payment-terms/edit/"), data, **HTMX)
     assert resp["HX-Retarget"] == "#rules"
@@ -100,7 +104,7 @@ def test_a_rules_key_cannot_be_edited(admin, playbook):
     assert re.search(r'<input[^>]*name="title"[^>]*autofocus', edit)  # the lawyer's field comes first
     spec = playbook.rules.get(key="payment-terms").spec
     data = {"key": "renamed", "title": "Payment terms", "category": spec["category"], "severity": spec["severity"],
-            "enabled": "on", "base": "1"}
+            "enabled": "on", "base": "1", **NO_RED_LINES}
     assert admin.post(url(playbook, "rules/payment-terms/edit/"), data, **HTMX)["HX-Retarget"] == "#rules"
     keys = list(current(playbook).rules.values_list("key", flat=True))
     assert "payment-terms" in keys and "renamed" not in keys  # a posted key is ignored
@@ -131,7 +135,7 @@ def test_create_a_playbook_blank_or_from_the_default(admin, alice, playbook):
 def test_edit_conflict_is_a_form_error_not_a_crash(admin, playbook):
     spec = playbook.rules.get(key="indemnity").spec
     data = {"key": "indemnity", "title": "Indemnities", "category": spec["category"], "severity": spec["severity"],
-            "enabled": "on", "base": "1"}
+            "enabled": "on", "base": "1", **NO_RED_LINES}
     assert admin.post(url(playbook, "rules/indemnity/edit/"), data, **HTMX)["HX-Retarget"] == "#rules"
     stale = admin.post(url(playbook, "rules/indemnity/edit/"), {**data, "title": "Mine"}, **HTMX).content.decode()
     assert "was changed in version 2 after you opened it" in stale and 'role="alert"' in stale
