@@ -13,8 +13,8 @@ from playwright.sync_api import expect
 
 from redline.bench.overview import reviewed_run
 from tests.analysis.conftest import MSA
-from tests.dashboard.test_page_walk import new_context, overflow, serious_axe_violations, sign_in
-from tests.support.browser import SHOTS, axe_source
+from tests.dashboard.test_page_walk import signed_in_at_widths
+from tests.support.browser import SHOTS
 from tests.support.docx_builder import build_docx, para
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -33,31 +33,19 @@ def test_insert_cards_name_the_place_and_mark_it(browser, base_url, alice):
     # "10. General" ends with "10.1 This Agreement constitutes the entire agreement between the Parties."
     law = next(s for s in missing if s.rule_key == "governing-law")
     assert law.data["placement"] == "New §10.3 Governing law, after §10.1, at the end of §10 General"
-    axe = axe_source()
-    for width in (1440, 360):
-        context = new_context(browser, base_url, width)
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("console", lambda msg, errors=errors: msg.type == "error" and errors.append(msg.text))
-        try:
-            sign_in(page, "alice")
-            page.goto(f"/runs/{run.pk}/?rule=governing-law")
-            card = page.locator(f"#s-{law.pk}")
-            expect(card.locator(".where")).to_have_text("New §10.3 Governing law, after §10.1, at the end of §10 General")
-            expect(card.locator(".insertion-point")).to_contain_text("10.1 This Agreement constitutes the entire")
-            expect(card.locator(".insertion-point")).to_contain_text("Goes after this paragraph:")
-            expect(card.locator("mark")).to_have_count(0)  # its anchor paragraph is not "the problem"
-            expect(card.locator(".insert-here")).to_be_visible()
-            missing = page.locator(".overview ul.risks li").filter(has_text="Governing law")
-            expect(missing).to_contain_text(law.data["placement"])  # the overview's missing clauses say it too
-            # Every other card still marks its quote.
-            page.goto(f"/runs/{run.pk}/?rule=limitation-of-liability")
-            expect(page.locator("article.suggestion mark").first).to_be_visible()
-            page.goto(f"/runs/{run.pk}/?rule=governing-law")
-            page.screenshot(path=str(SHOTS / f"insert-card-{width}.png"), full_page=True)
-            problems = [*errors, *(f"axe: {v}" for v in serious_axe_violations(page, axe))]
-            if width <= 768 and (wider := overflow(page)):
-                problems.append(wider)
-            assert not problems, problems
-        finally:
-            context.close()
+    for page, width, check in signed_in_at_widths(browser, base_url, "alice"):
+        page.goto(f"/runs/{run.pk}/?rule=governing-law")
+        card = page.locator(f"#s-{law.pk}")
+        expect(card.locator(".where")).to_have_text("New §10.3 Governing law, after §10.1, at the end of §10 General")
+        expect(card.locator(".insertion-point")).to_contain_text("10.1 This Agreement constitutes the entire")
+        expect(card.locator(".insertion-point")).to_contain_text("Goes after this paragraph:")
+        expect(card.locator("mark")).to_have_count(0)  # its anchor paragraph is not "the problem"
+        expect(card.locator(".insert-here")).to_be_visible()
+        missing = page.locator(".overview ul.risks li").filter(has_text="Governing law")
+        expect(missing).to_contain_text(law.data["placement"])  # the overview's missing clauses say it too
+        # Every other card still marks its quote.
+        page.goto(f"/runs/{run.pk}/?rule=limitation-of-liability")
+        expect(page.locator("article.suggestion mark").first).to_be_visible()
+        page.goto(f"/runs/{run.pk}/?rule=governing-law")
+        page.screenshot(path=str(SHOTS / f"insert-card-{width}.png"), full_page=True)
+        check()

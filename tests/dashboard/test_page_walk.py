@@ -315,3 +315,27 @@ def test_primary_secondary_and_destructive_actions_look_different(browser, base_
         assert destructive[1] != primary[1] and destructive[1] != secondary[1]
     finally:
         context.close()
+
+
+def signed_in_at_widths(browser: Browser, base_url: str, username: str, widths: tuple[int, ...] = (1440, 360)):
+    """For a page test at each width: ``(page, width, check)``, signed in; ``check()`` fails on console errors,
+    serious axe findings and (narrow) sideways scroll."""
+    axe = axe_source()
+    for width in widths:
+        context = new_context(browser, base_url, width)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("console", lambda msg, errors=errors: msg.type == "error" and errors.append(msg.text))
+
+        def check(page: Page = page, errors: list[str] = errors, width: int = width) -> None:
+            page.mouse.move(0, 0)
+            problems = [*errors, *(f"axe: {v}" for v in serious_axe_violations(page, axe))]
+            if width <= 768 and (wider := overflow(page)):
+                problems.append(wider)
+            assert not problems, problems
+
+        try:
+            sign_in(page, username)
+            yield page, width, check
+        finally:
+            context.close()
