@@ -238,6 +238,10 @@ class RunStatus(models.TextChoices):
     CANCELLED = "cancelled"
 
 
+def export_upload_to(instance: AnalysisRun, filename: str) -> str:
+    return f"exports/{instance.workspace_id}/run-{instance.pk}.docx"
+
+
 class AnalysisRun(models.Model):
     """One review of one document version with one pinned playbook version.
 
@@ -262,6 +266,10 @@ class AnalysisRun(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # The redline as last downloaded (what went to the lawyer): a returned version is compared with it to find
+    # the changes made without tracking.
+    export_file = models.FileField(upload_to=export_upload_to, max_length=300, blank=True)
+    exported_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["workspace", "request_key"], name="uniq_run_request")]

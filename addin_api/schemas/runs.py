@@ -53,6 +53,9 @@ class RunSummaryOut(Schema):
     open_earlier: int  # earlier suggestions still open in the document
     new: int
     rules: list[RuleLineOut]
+    # paragraphs changed, added or removed without tracking since the redline last downloaded, worst first:
+    # {kind: changed|inserted|deleted, anchor, before, after, severity: critical|major|minor}
+    untracked: list[dict[str, str | None]] = []
 
 
 class RunOut(Schema):

@@ -16,6 +16,7 @@ from ..models import AnalysisRun, RunStatus
 
 STATUS_LABELS = {"does_not_meet": "Does not meet", "not_found": "Clause not found",
                  "not_sure": "Not sure: human review", "not_checked": "Not checked", "meets": "Meets"}
+_SEVERITY_ORDER = ["critical", "major", "minor"]
 _ANSWERED = (("rejected", "you rejected"), ("accepted", "you accepted"), ("modified", "you modified"))
 
 
@@ -42,6 +43,9 @@ class RunSummary:
     open_earlier: int
     new: int
     rules: list[RuleLine] = field(default_factory=list)
+    # paragraphs changed, added or removed without tracking since the redline last sent (kind, anchor, before,
+    # after, severity), worst first
+    untracked: list[dict[str, Any]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -59,8 +63,12 @@ def run_summary(*, run: AnalysisRun) -> RunSummary | None:
     new = int(stats.get("suggestions") or 0)
     open_earlier = int((stats.get("earlier") or {}).get("pending", 0))
     rules = [_rule_line(line) for line in stats.get("rule_status") or []]
-    return RunSummary(_headline(new, open_earlier, rules, stats.get("not_checked") or []),
-                      _not_repeated(stats), open_earlier, new, rules)
+    untracked = sorted((stats.get("untracked") or {}).get("changes") or [],
+                       key=lambda c: _SEVERITY_ORDER.index(c.get("severity", "minor")))
+    headline = _headline(new, open_earlier, rules, stats.get("not_checked") or [])
+    if untracked:  # the edit nobody sees is said first
+        headline = f"{_n(len(untracked), 'paragraph')} changed without tracking since the redline went out. " + headline
+    return RunSummary(headline, _not_repeated(stats), open_earlier, new, rules, untracked)
 
 
 def _headline(new: int, open_earlier: int, rules: list[RuleLine], not_checked: list[str]) -> str:

@@ -53,6 +53,7 @@ from .playbooks import playbook_version_spec
 from .preferences import preferences_current, preferences_edit
 from .providers import provider_build, provider_identity
 from .retrieval import contract_graph
+from .untracked import run_export_keep, untracked_since_export
 
 RUN_JOB = "review.run"
 
@@ -181,6 +182,7 @@ def _review(run: AnalysisRun, progress: ProgressCallback) -> ReviewResult:
     progress("progress", {"stage": "read", "done": 1, "total": 1, "paragraphs": len(read.paragraphs)})
     document = run.document_version.document
     outcomes = outcomes_detect(version=run.document_version)
+    untracked = untracked_since_export(version=run.document_version)
     rejected = rejected_records(document=document)
     try:
         result = review(
@@ -202,7 +204,8 @@ def _review(run: AnalysisRun, progress: ProgressCallback) -> ReviewResult:
             _store(run, exc.partial, anchored=read.docx)
         raise
     _store(run, result, anchored=read.docx, extra={"outcomes": outcomes, "earlier_rejections": len(rejected),
-                                                  "earlier": earlier_outcomes(document=document)})
+                                                  "earlier": earlier_outcomes(document=document),
+                                                  **({"untracked": untracked} if untracked else {})})
     _apply_model_preferences(run, result)
     return result
 
@@ -281,6 +284,7 @@ def run_export(*, run: AnalysisRun, suggestion_ids: list[str] | None = None, aut
     """
     data, log, written = _render(run, suggestion_ids, author)
     known_entries_record(run=run, written=written)
+    run_export_keep(run=run, data=data)
     return data, log
 
 

@@ -19,6 +19,7 @@ import { blockedReason, inScope, planApply } from "./patches.js";
 import { progressView } from "./progress.js";
 import { paintCard, renderResults } from "./render.js";
 import { renderRuleLines } from "./rulestatus.js";
+import { renderUntracked } from "./untracked.js";
 import { followRun, liveSuggestions } from "./stream.js";
 import { uploadDocument } from "./upload.js";
 import * as word from "./word.js";
@@ -117,6 +118,7 @@ function signedOut(reason = "") {
   $("summary").textContent = "";
   $("not-repeated").hidden = true;
   $("rule-status").hidden = true;
+  $("untracked").hidden = true;
   clauses.clear();
   $("account").replaceChildren();
   $("signed-out-reason").textContent = reason;
@@ -147,6 +149,7 @@ async function signIn() {
 async function review() {
   $("not-repeated").hidden = true;
   $("rule-status").hidden = true;
+  $("untracked").hidden = true;
   $("summary").textContent = "";
   showProgress("progress", { stage: "read" });
   await flushApplied(); // the server must know what we wrote before it reads the file back
@@ -205,6 +208,7 @@ function showSummary(summary) {
   $("not-repeated").textContent = notRepeated;
   $("not-repeated").hidden = !notRepeated;
   $("rule-status").hidden = !renderRuleLines($("rule-lines"), summary, pickRule);
+  $("untracked").hidden = !renderUntracked($("untracked-list"), summary, (change, item) => showParagraph(change.anchor, item));
 }
 
 /** A rule line leads to its suggestions here, else to the paragraph it read in the document. */
@@ -214,10 +218,22 @@ async function pickRule(line, item) {
     if (block) block.scrollIntoView({ block: "start" });
     return;
   }
+  await showParagraph(line.anchor, item);
+}
+
+/** Select a summary line's paragraph in Word; the line says so when it is no longer in the document. */
+async function showParagraph(anchor, item) {
   try {
-    if (!(await word.selectAnchor(line.anchor))) item.querySelector(".rule-note").textContent = "This paragraph is no longer in the document.";
+    if (await word.selectAnchor(anchor)) return;
+    let gone = item.querySelector(".gone");
+    if (!gone) {
+      gone = document.createElement("span");
+      gone.className = "gone small";
+      item.append(" ", gone);
+    }
+    gone.textContent = "This paragraph is no longer in the document.";
   } catch (error) {
-    showError(error, () => pickRule(line));
+    showError(error, () => showParagraph(anchor, item));
   }
 }
 
