@@ -1,7 +1,18 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from .views import account, analytics, documents, keys, playbook_versions, playbooks, preferences, rejections, team
+from .views import (
+    account,
+    analytics,
+    compare,
+    documents,
+    keys,
+    playbook_versions,
+    playbooks,
+    preferences,
+    rejections,
+    team,
+)
 
 app_name = "dashboard"
 
@@ -17,6 +28,8 @@ urlpatterns = [
     path("documents/<int:document_id>/", documents.document_detail, name="document_detail"),
     path("documents/<int:document_id>/runs/", documents.run_start, name="run_start"),
     path("versions/<int:version_id>/download/", documents.version_download, name="version_download"),
+    path("documents/<int:document_id>/compare/", compare.compare_view, name="compare"),
+    path("documents/<int:document_id>/compare.docx", compare.compare_download, name="compare_download"),
     path("runs/<int:run_id>/", documents.run_detail, name="run_detail"),
     path("runs/<int:run_id>/progress/", documents.run_progress, name="run_progress"),
     path("runs/<int:run_id>/redline.docx", documents.run_redline_download, name="run_redline"),

@@ -46,8 +46,8 @@ class CompareError(DocxError):
 
 @dataclass(frozen=True, slots=True)
 class Change:
-    """One difference: ``changed`` (a paragraph reworded), ``inserted`` (only in ``new``) or ``deleted`` (only
-    in ``old``); ``anchor`` is the paragraph's anchor in the result (for a deleted paragraph, where it is)."""
+    """One paragraph: ``changed`` (reworded), ``inserted`` (only in ``new``), ``deleted`` (only in ``old``) or
+    ``same``; ``anchor`` is the paragraph's anchor in the result (for a deleted paragraph, where it is)."""
 
     kind: str
     anchor: str | None
@@ -60,12 +60,18 @@ class Change:
 
 @dataclass(frozen=True, slots=True)
 class Comparison:
-    """The redline (``docx``), its changes in document order, and what was compared (``views``)."""
+    """The redline (``docx``), every paragraph in document order (``sequence``: the unchanged ones as kind
+    ``same``, for a reader that folds them), and what was compared (``views``)."""
 
     docx: bytes
-    changes: list[Change] = field(default_factory=list)
+    sequence: list[Change] = field(default_factory=list)
     views: str = "accepted"
     had_revisions: bool = False
+
+    @property
+    def changes(self) -> list[Change]:
+        """The differences, in document order."""
+        return [c for c in self.sequence if c.kind != "same"]
 
     @property
     def counts(self) -> dict[str, int]:
@@ -140,6 +146,8 @@ class _Plan:
             if normalise(old) != normalise(new):
                 self.rewrites.append(self._op("REWRITE_PARAGRAPH", j, new_text=old))
                 self.changes.append(Change("changed", self.new[j].anchor, old, new))
+            else:
+                self.changes.append(Change("same", self.new[j].anchor, old, new))
         elif j is not None:
             self.deletes.append(self._op("DELETE_PARAGRAPH", j))
             self.changes.append(Change("inserted", self.new[j].anchor, "", self.new[j].text))
