@@ -29,7 +29,7 @@ def versions(alice):
 
 @pytest.mark.django_db
 def test_compare_page_shows_the_changes_folds_the_rest_and_downloads_the_redline(reviewer, alice, tmp_path):
-    first, second = versions(alice)
+    first, _ = versions(alice)
     doc = first.document_id
     assert 'id="compare-link"' in reviewer.get(f"/documents/{doc}/").content.decode()
     page = reviewer.get(f"/documents/{doc}/compare/").content.decode()  # default: the latest against the one before
