@@ -47,6 +47,9 @@ def run_bench(args: argparse.Namespace) -> int:
     from redline.bench.analytics import analytics_row  # the analytics page of a workspace in use
 
     analytics_row(pages, repeat=args.repeat, workdir=Path(args.workdir), out=sys.stdout)
+    from redline.bench.compare import compare_rows  # two versions into a redline, beside a public comparer
+
+    compare_rows(pages, repeat=args.repeat, workdir=Path(args.workdir), out=sys.stdout)
     if args.openai_latency > 0:
         from redline.bench.processes import openai_latency
 
