@@ -25,5 +25,8 @@ class CompareOut(Schema):
     views: str  # which views were compared ("accepted": each version as it reads with its own changes accepted)
     had_revisions: bool  # a version already held tracked changes (they are not played again)
     counts: dict[str, int]  # changed, inserted, deleted paragraphs
+    # what else differs and is not in the redline: headers, footers, footnotes, endnotes, pictures,
+    # "bold, italic or underline" (look there by eye)
+    uncompared: list[str]
     changes: list[ChangeOut]  # in document order
     download_url: str  # the redline (.docx), same key

@@ -12,8 +12,9 @@ words and figures kept as one phrase ("~~ninety (90)~~ thirty (30) days").
 Versions that already hold tracked changes are compared as they read with every change accepted (the
 result says so in ``views``), and the result is proven before it is returned: its accept view read back must
 be ``new``'s text and its reject view ``old``'s, paragraph by paragraph, or :class:`CompareError` says
-where they differ. Scope of this version: the body's text (paragraphs, table cells, content controls);
-headers, footers, footnotes and formatting-only changes are not compared yet.
+where they differ. Scope of this version: the body's text (paragraphs, table cells, content controls). What
+else differs (headers, footers, footnotes, endnotes, pictures, bold/italic/underline on unchanged text) is
+named in ``uncompared`` (:mod:`.uncompared`), never dropped in silence.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from .package import DEFAULT_LIMITS, Limits, Package
 from .paragraphs import Paragraph, read_document
 from .revision_kinds import DEL, INS
 from .revisions import accept
+from .uncompared import uncompared
 from .writer import Redliner
 
 DEFAULT_COMPARE_AUTHOR = "Redline Compare"
@@ -67,6 +69,7 @@ class Comparison:
     sequence: list[Change] = field(default_factory=list)
     views: str = "accepted"
     had_revisions: bool = False
+    uncompared: list[str] = field(default_factory=list)  # what else differs, not in the redline (.uncompared)
 
     @property
     def changes(self) -> list[Change]:
@@ -103,7 +106,9 @@ def compare(old: bytes, new: bytes, *, author: str = DEFAULT_COMPARE_AUTHOR, dat
         invert(root)
     data = pkg.save()
     _prove(data, before, after, limits)
-    return Comparison(data, plan.changes, "accepted", had_revisions or any(p.has_revisions for p in before))
+    elsewhere = uncompared(Package.open(old, limits), Package.open(base, limits), plan.same)
+    return Comparison(data, plan.changes, "accepted", had_revisions or any(p.has_revisions for p in before),
+                      elsewhere)
 
 
 def invert(root: etree._Element) -> int:
@@ -132,6 +137,7 @@ class _Plan:
         self.inserts: list[Op] = []
         self.deletes: list[Op] = []
         self.changes: list[Change] = []
+        self.same: list[tuple[Paragraph, Paragraph]] = []  # paragraphs that read the same, old and new
         self._last: int | None = None  # the last paragraph of ``new`` seen, where old paragraphs go after
         self._pending: list[int] = []  # old paragraphs waiting for a paragraph of ``new`` to go before
 
@@ -148,6 +154,7 @@ class _Plan:
                 self.changes.append(Change("changed", self.new[j].anchor, old, new))
             else:
                 self.changes.append(Change("same", self.new[j].anchor, old, new))
+                self.same.append((self.old[i], self.new[j]))
         elif j is not None:
             self.deletes.append(self._op("DELETE_PARAGRAPH", j))
             self.changes.append(Change("inserted", self.new[j].anchor, "", self.new[j].text))

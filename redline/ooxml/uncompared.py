@@ -1,0 +1,64 @@
+"""What two versions differ in that the redline does not show: said, never silently dropped.
+
+The compare engine (:mod:`.compare`) writes the body's text. A lawyer who sees a clean redline assumes nothing
+else changed, so whatever else differs is named: the text of headers, footers, footnotes and endnotes (each
+as it reads with its changes accepted), the pictures (by the bytes of their media parts), and bold, italic or
+underline on text that reads the same. The result says where to look, not what changed there.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+
+from lxml import etree
+
+from .oxml import qn
+from .package import Package
+from .paragraphs import Paragraph
+from .text import paragraph_text
+
+_STORIES = {"/header": "headers", "/footer": "footers", "/footnotes": "footnotes", "/endnotes": "endnotes"}
+_P, _R, _T, _RPR = qn("w:p"), qn("w:r"), qn("w:t"), qn("w:rPr")
+_MARKS = {qn("w:b"): "b", qn("w:i"): "i", qn("w:u"): "u"}
+_OFF = {"0", "false", "none"}
+
+
+def other_stories(pkg: Package) -> dict[str, list[str]]:
+    """Per kind of story (headers, footers, footnotes, endnotes): its paragraphs' text, accepted, in order."""
+    out: dict[str, list[str]] = {}
+    for target, rel_type in sorted(pkg.rels(pkg.main_part).values()):
+        kind = next((name for suffix, name in _STORIES.items() if rel_type.endswith(suffix)), None)
+        if kind is not None and pkg.has(target):
+            texts = [paragraph_text(p).strip() for p in pkg.xml(target).iter(_P)]
+            out.setdefault(kind, []).extend(t for t in texts if t)
+    return out
+
+
+def media(pkg: Package) -> list[str]:
+    """The hashes of the package's pictures and other media, sorted (their names do not matter)."""
+    return sorted(hashlib.sha256(pkg.blob(name)).hexdigest() for name in pkg.names() if "/media/" in name)
+
+
+def formatting(p: etree._Element) -> str:
+    """The paragraph's bold, italic and underline, character by character of its direct run text."""
+    out: list[str] = []
+    for r in p.iter(_R):
+        rpr = r.find(_RPR)
+        marks = "".join(sorted(code for tag, code in _MARKS.items()
+                               if rpr is not None and (el := rpr.find(tag)) is not None
+                               and el.get(qn("w:val"), "true").lower() not in _OFF))
+        out.extend(marks or "-" for t in r.iter(_T) for _ in (t.text or ""))
+    return ",".join(out)
+
+
+def uncompared(old: Package, new: Package, pairs: Iterable[tuple[Paragraph, Paragraph]]) -> list[str]:
+    """What differs between the versions outside the redline, in words ("footnotes", "pictures", …);
+    ``pairs`` are the body paragraphs paired with the same text."""
+    before, after = other_stories(old), other_stories(new)
+    found = [kind for kind in _STORIES.values() if before.get(kind, []) != after.get(kind, [])]
+    if media(old) != media(new):
+        found.append("pictures")
+    if any(formatting(a.element) != formatting(b.element) for a, b in pairs):
+        found.append("bold, italic or underline")
+    return found
