@@ -25,6 +25,7 @@ class CompareOut(Schema):
     views: str  # which views were compared ("accepted": each version as it reads with its own changes accepted)
     had_revisions: bool  # a version already held tracked changes (they are not played again)
     counts: dict[str, int]  # changed, inserted, deleted paragraphs
+    moved: int  # of those, paragraphs recorded as moved (one deleted and one inserted change each)
     # what else differs and is not in the redline: headers, footers, footnotes, endnotes, pictures,
     # "bold, italic or underline" (look there by eye)
     uncompared: list[str]

@@ -132,10 +132,11 @@ def run_compare(args: argparse.Namespace) -> int:
     Path(args.out).write_bytes(result.docx)
     counts = result.counts
     if args.json:
-        print(json.dumps({"views": result.views, "counts": counts, "uncompared": result.uncompared,
+        print(json.dumps({"views": result.views, "counts": counts, "moved": result.moves,
+                          "uncompared": result.uncompared,
                           "changes": [c.to_dict() for c in result.changes]}, ensure_ascii=False, indent=1))
     print(f"compared {result.views} views: {counts['changed']} changed, {counts['inserted']} inserted, "
-          f"{counts['deleted']} deleted paragraphs; wrote {args.out}", file=sys.stderr)
+          f"{counts['deleted']} deleted paragraphs ({result.moves} of them moved); wrote {args.out}", file=sys.stderr)
     if result.uncompared:
         print(f"also different, not in the redline: {', '.join(result.uncompared)}", file=sys.stderr)
     return EXIT_OK

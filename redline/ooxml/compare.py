@@ -7,7 +7,8 @@ review's suggestions (:mod:`.writer`), as the edit that would turn ``new`` back 
 rewritten word by word, a paragraph of ``old`` inserted, one of ``new`` deleted), and then every revision is
 turned round (:func:`invert`): an insertion becomes a deletion and back, so the redline reads from ``old`` to
 ``new``. Paragraphs are paired by :mod:`.align`; within a pair the diff is :mod:`.diff`'s, word by word with
-words and figures kept as one phrase ("~~ninety (90)~~ thirty (30) days").
+words and figures kept as one phrase ("~~ninety (90)~~ thirty (30) days"); a paragraph that only moved is
+recorded as a Word move (:mod:`.moves`, from eight words up).
 
 Versions that already hold tracked changes are compared as they read with every change accepted (the
 result says so in ``views``), and the result is proven before it is returned: its accept view read back must
@@ -27,6 +28,7 @@ from lxml import etree
 from .align import align, normalise
 from .errors import DocxError
 from .ids import story_roots
+from .moves import record_moves
 from .ops import Op, OpResult
 from .oxml import qn
 from .package import DEFAULT_LIMITS, Limits, Package
@@ -70,6 +72,7 @@ class Comparison:
     views: str = "accepted"
     had_revisions: bool = False
     uncompared: list[str] = field(default_factory=list)  # what else differs, not in the redline (.uncompared)
+    moves: int = 0  # paragraphs recorded as moved (.moves): each is also one deleted and one inserted change
 
     @property
     def changes(self) -> list[Change]:
@@ -102,13 +105,15 @@ def compare(old: bytes, new: bytes, *, author: str = DEFAULT_COMPARE_AUTHOR, dat
     refused = [r for r in writer.apply_all(plan.ops()) if r.status != "applied"]
     if refused:
         raise CompareError("compare_refused", _refusal(refused[0]))
-    for root in story_roots(pkg):
+    roots = story_roots(pkg)
+    for root in roots:
         invert(root)
+    moves = record_moves(pkg.xml(pkg.main_part), roots, author=writer.author, date=writer.date)
     data = pkg.save()
     _prove(data, before, after, limits)
     elsewhere = uncompared(Package.open(old, limits), Package.open(base, limits), plan.same)
     return Comparison(data, plan.changes, "accepted", had_revisions or any(p.has_revisions for p in before),
-                      elsewhere)
+                      elsewhere, moves)
 
 
 def invert(root: etree._Element) -> int:

@@ -19,7 +19,7 @@ from redline.ooxml.paragraphs import read_document
 from tests.clauses.conftest import SLICE
 from tests.support.compare_corpus import KINDS, edit_version
 from tests.support.docx_builder import build_docx, para
-from tests.support.oracles import lo_texts, opens, pandoc_text
+from tests.support.oracles import lo_texts, opens, pandoc_text, stats
 
 from .conftest import make_contract
 
@@ -213,3 +213,23 @@ def test_bold_added_to_unchanged_text_is_named(tmp_path):
     assert result.uncompared == ["bold, italic or underline"]
     _, same = judged(tmp_path, doc("A."), doc("A."), "same")
     assert same.uncompared == []
+
+
+LONG = "The Supplier shall maintain insurance with reputable insurers for the whole Term."
+
+
+def test_a_paragraph_that_only_moved_is_recorded_as_a_move(tmp_path):
+    old = doc("1. Alpha clause stays.", LONG, "2. Beta clause stays.", "3. Gamma.")
+    new = doc("1. Alpha clause stays.", "2. Beta clause stays.", "3. Gamma.", LONG)
+    path, result = judged(tmp_path, old, new)
+    assert result.moves == 1
+    counts = stats(path)["document"]
+    assert (counts["moveFrom"], counts["moveTo"], counts["ins"], counts["del"]) == (1, 1, 0, 0)
+    assert lo_texts([(path, "accept")])[0] == pandoc_text(path, "accept")
+
+
+def test_a_short_paragraph_moved_stays_a_deletion_and_an_insertion(tmp_path):
+    old = doc("Alpha one.", "Not used.", "Beta two.", "Gamma three.")
+    new = doc("Alpha one.", "Beta two.", "Gamma three.", "Not used.")
+    path, result = judged(tmp_path, old, new)
+    assert result.moves == 0 and stats(path)["document"]["moveFrom"] == 0
