@@ -1,4 +1,5 @@
-"""A paragraph that only moved is recorded as Word records a move, not as a deletion and an unrelated insertion.
+"""Whole paragraphs and rows as Word records them: a paragraph that only moved as a move, a row that is new as an
+inserted row.
 
 After a comparison is written (:mod:`.compare`), a paragraph removed whole at one place and a paragraph added
 whole at another with the same text (whitespace aside) of at least :data:`MOVE_MIN_WORDS` words become one
@@ -7,6 +8,9 @@ and accepting or rejecting one side takes the other with it. Shorter paragraphs 
 "Notices") stay a deletion and an insertion: two equal short lines are often not one clause moved, and a move
 claims they are. A paragraph is moved only when every run of it belongs to the one revision (and its mark
 too, when its mark is tracked).
+
+A table row whose every piece of text is inserted is marked as an inserted row (``w:trPr/w:ins``), so
+rejecting takes the row away rather than leaving an empty one behind.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from .text import paragraph_text
 
 MOVE_MIN_WORDS = 8
 _P, _R, _PPR, _RPR = qn("w:p"), qn("w:r"), qn("w:pPr"), qn("w:rPr")
+_TR, _TR_PR, _TBL_PR_EX, _CANT_SPLIT = qn("w:tr"), qn("w:trPr"), qn("w:tblPrEx"), qn("w:cantSplit")
 _T, _DEL_TEXT, _INSTR, _DEL_INSTR = qn("w:t"), qn("w:delText"), qn("w:instrText"), qn("w:delInstrText")
 _ID, _AUTHOR, _DATE, _NAME = qn("w:id"), qn("w:author"), qn("w:date"), qn("w:name")
 _RANGES = {MOVE_FROM: ("w:moveFromRangeStart", "w:moveFromRangeEnd"), MOVE_TO: ("w:moveToRangeStart", "w:moveToRangeEnd")}
@@ -49,6 +54,7 @@ def record_moves(root: etree._Element, roots: Iterable[etree._Element], *, autho
         name = f"_RLmove{moves}"
         next_id = _convert(frm, DEL, MOVE_FROM, name, next_id, author, date)
         next_id = _convert(to, INS, MOVE_TO, name, next_id, author, date)
+    mark_inserted_rows(root, next_id, author=author, date=date)
     return moves
 
 
@@ -81,3 +87,25 @@ def _convert(p: etree._Element, old: str, new: str, name: str, next_id: int, aut
     parts[0].addprevious(start)
     parts[-1].addnext(end)
     return next_id + 1
+
+
+def mark_inserted_rows(root: etree._Element, next_id: int, *, author: str, date: str) -> int:
+    """Mark every row of ``root`` whose text is all inserted as an inserted row; the next free revision id."""
+    for tr in root.iter(_TR):
+        runs = [r for r in tr.iter(_R) if any(True for _ in r.iter(_T)) and _own_row(r, tr)]
+        if not runs or any(r.getparent().tag != INS for r in runs):
+            continue
+        trpr = tr.find(_TR_PR)
+        if trpr is None:  # the schema wants one row property before the revision: "may split", the default
+            trpr = etree.Element(_TR_PR)
+            etree.SubElement(trpr, _CANT_SPLIT, {qn("w:val"): "off"})
+            tr.insert(1 if len(tr) and tr[0].tag == _TBL_PR_EX else 0, trpr)
+        if trpr.find(INS) is None:
+            trpr.append(etree.Element(INS, {_ID: str(next_id), _AUTHOR: author, _DATE: date}))
+            next_id += 1
+    return next_id
+
+
+def _own_row(r: etree._Element, tr: etree._Element) -> bool:
+    """Whether run ``r`` is in row ``tr`` itself, not in a table nested in one of its cells."""
+    return next(r.iterancestors(_TR)) is tr

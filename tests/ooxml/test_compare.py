@@ -233,3 +233,19 @@ def test_a_short_paragraph_moved_stays_a_deletion_and_an_insertion(tmp_path):
     new = doc("Alpha one.", "Beta two.", "Gamma three.", "Not used.")
     path, result = judged(tmp_path, old, new)
     assert result.moves == 0 and stats(path)["document"]["moveFrom"] == 0
+
+
+def test_a_new_table_row_is_an_inserted_row(tmp_path):
+    """pandoc's text model leaves tables out of its tracked views, so LibreOffice judges: rejecting takes the row
+    away, accepting keeps it."""
+    old = build_docx(para("Fees") + table(("Service", "Fee"), ("Support", "USD 1,000")) + para("End."))
+    new = build_docx(para("Fees") + table(("Service", "Fee"), ("Support", "USD 1,000"), ("Hosting", "USD 500"))
+                     + para("End."))
+    result = compare(old, new)
+    paths = {name: tmp_path / f"row-{name}.docx" for name in ("old", "new", "cmp")}
+    for name, data in (("old", old), ("new", new), ("cmp", result.docx)):
+        paths[name].write_bytes(data)
+    assert stats(paths["cmp"])["document"]["ins_row"] == 1
+    rejected, was, accepted, now = lo_texts([(paths["cmp"], "reject"), (paths["old"], "accept"),
+                                             (paths["cmp"], "accept"), (paths["new"], "accept")])
+    assert rejected == was and accepted == now and "Hosting" in now
