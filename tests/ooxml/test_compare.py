@@ -249,3 +249,15 @@ def test_a_new_table_row_is_an_inserted_row(tmp_path):
     rejected, was, accepted, now = lo_texts([(paths["cmp"], "reject"), (paths["old"], "accept"),
                                              (paths["cmp"], "accept"), (paths["new"], "accept")])
     assert rejected == was and accepted == now and "Hosting" in now
+
+
+def test_the_new_version_s_comments_are_kept(tmp_path):
+    from tests.support.revision_docs import COMMENTS
+
+    commented = ('<w:p><w:commentRangeStart w:id="0"/><w:r><w:t>Payment within thirty (30) days.</w:t></w:r>'
+                 '<w:commentRangeEnd w:id="0"/><w:r><w:commentReference w:id="0"/></w:r></w:p>')
+    old = doc("Title.", "Payment within ninety (90) days.")
+    new = build_docx(para("Title.") + commented, comments=COMMENTS)
+    path, result = judged(tmp_path, old, new)
+    assert result.counts["changed"] == 1
+    assert stats(path)["comments"] == stats(tmp_path / "c-new.docx")["comments"] > 0
