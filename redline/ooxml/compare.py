@@ -90,7 +90,8 @@ class Comparison:
 def compare(old: bytes, new: bytes, *, author: str = DEFAULT_COMPARE_AUTHOR, date: str | None = None,
             limits: Limits = DEFAULT_LIMITS) -> Comparison:
     """The redline from ``old`` to ``new`` (untrusted .docx bytes; :class:`DocxError` for input refused)."""
-    old_read = read_document(old, anchor=False, limits=limits)
+    old_base, old_had = _accepted(old, limits)
+    old_read = read_document(old_base, anchor=False, limits=limits)
     base, had_revisions = _accepted(new, limits)
     new_read = read_document(base, anchor=True, limits=limits)
     before = [p for p in old_read.paragraphs if not p.is_empty]
@@ -111,9 +112,8 @@ def compare(old: bytes, new: bytes, *, author: str = DEFAULT_COMPARE_AUTHOR, dat
     moves = record_moves(pkg.xml(pkg.main_part), roots, author=writer.author, date=writer.date)
     data = pkg.save()
     _prove(data, before, after, limits)
-    elsewhere = uncompared(Package.open(old, limits), Package.open(base, limits), plan.same)
-    return Comparison(data, plan.changes, "accepted", had_revisions or any(p.has_revisions for p in before),
-                      elsewhere, moves)
+    elsewhere = uncompared(Package.open(old_base, limits), Package.open(base, limits), plan.same)
+    return Comparison(data, plan.changes, "accepted", had_revisions or old_had, elsewhere, moves)
 
 
 def invert(root: etree._Element) -> int:
@@ -184,7 +184,8 @@ class _Plan:
         return [*self.rewrites, *merged, *self.deletes]
 
     def _insert(self, olds: list[int], j: int, position: str) -> None:
-        text = "\n".join(self.old[i].text for i in olds)
+        # one line per paragraph: a line break inside one (an address, a signature block) reads as a space
+        text = "\n".join(" ".join(self.old[i].text.splitlines()) for i in olds)
         self.inserts.append(Op(0, "INSERT", self.new[j].anchor or "", text=text, position=position))
         self.changes.extend(Change("deleted", self.new[j].anchor, self.old[i].text, "") for i in olds)
 
@@ -192,11 +193,11 @@ class _Plan:
         return Op(0, kind, self.new[j].anchor or "", new_text=new_text)
 
 
-def _accepted(new: bytes, limits: Limits) -> tuple[bytes, bool]:
-    """``new`` with every tracked change accepted (what is compared), and whether it had any."""
-    pkg = Package.open(new, limits)
+def _accepted(data: bytes, limits: Limits) -> tuple[bytes, bool]:
+    """A version with every tracked change accepted (what is compared), and whether it had any."""
+    pkg = Package.open(data, limits)
     count = sum(accept(root) for root in story_roots(pkg))
-    return (pkg.save(), True) if count else (new, False)
+    return (pkg.save(), True) if count else (data, False)
 
 
 def _prove(data: bytes, old: list[Paragraph], new: list[Paragraph], limits: Limits) -> None:

@@ -19,7 +19,7 @@ from .paragraphs import Paragraph
 from .text import paragraph_text
 
 _STORIES = {"/header": "headers", "/footer": "footers", "/footnotes": "footnotes", "/endnotes": "endnotes"}
-_P, _R, _T, _RPR = qn("w:p"), qn("w:r"), qn("w:t"), qn("w:rPr")
+_P, _R, _T, _RPR, _MOVE_FROM = qn("w:p"), qn("w:r"), qn("w:t"), qn("w:rPr"), qn("w:moveFrom")
 _MARKS = {qn("w:b"): "b", qn("w:i"): "i", qn("w:u"): "u"}
 _OFF = {"0", "false", "none"}
 
@@ -41,15 +41,26 @@ def media(pkg: Package) -> list[str]:
 
 
 def formatting(p: etree._Element) -> str:
-    """The paragraph's bold, italic and underline, character by character of its direct run text."""
+    """The paragraph's bold, italic and underline, character by character of its words (whitespace runs count
+    as one character, as the comparison reads them; text a pending move takes away is not read)."""
     out: list[str] = []
+    space = True  # leading whitespace is not compared
     for r in p.iter(_R):
+        if r.getparent() is not None and r.getparent().tag == _MOVE_FROM:
+            continue
         rpr = r.find(_RPR)
         marks = "".join(sorted(code for tag, code in _MARKS.items()
                                if rpr is not None and (el := rpr.find(tag)) is not None
-                               and el.get(qn("w:val"), "true").lower() not in _OFF))
-        out.extend(marks or "-" for t in r.iter(_T) for _ in (t.text or ""))
-    return ",".join(out)
+                               and el.get(qn("w:val"), "true").lower() not in _OFF)) or "-"
+        for ch in "".join(t.text or "" for t in r.iter(_T)):
+            if ch.isspace():
+                if not space:
+                    out.append(" ")
+                space = True
+            else:
+                out.append(marks)
+                space = False
+    return ",".join(out).rstrip(", ")
 
 
 def uncompared(old: Package, new: Package, pairs: Iterable[tuple[Paragraph, Paragraph]]) -> list[str]:

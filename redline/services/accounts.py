@@ -17,7 +17,7 @@ from datetime import timedelta
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -127,7 +127,12 @@ def workspace_start(*, name: str, creator: AbstractBaseUser) -> Membership:
     name = name.strip()
     if not name:
         raise ApplicationError("invalid_name", "Give the workspace a name.", status=422)
-    workspace = workspace_create(name=name, slug=_free_slug(name))
+    try:
+        with transaction.atomic():  # two teams naming themselves alike at the same moment: one waits for a retry
+            workspace = workspace_create(name=name, slug=_free_slug(name))
+    except IntegrityError:
+        raise ApplicationError("workspace_taken", "A workspace of that name was created just now: try again.",
+                               status=409) from None
     membership = membership_create(user=creator, workspace=workspace, role=Role.ADMIN)
     audit_record(workspace=workspace, actor=creator, action="workspace.create", target=f"workspace:{workspace.pk}",
                  detail={"name": name, "slug": workspace.slug})
@@ -216,7 +221,11 @@ def member_invite(*, workspace: Workspace, username: str, email: str, role: str,
         raise ApplicationError("email_taken", f"An account already uses {email}: add it as an existing account.",
                                status=409)
     password = secrets.token_urlsafe(12)
-    user = user_create(username=username, password=password, email=email)
+    try:
+        with transaction.atomic():  # the same username asked for twice at once
+            user = user_create(username=username, password=password, email=email)
+    except IntegrityError:
+        raise ApplicationError("username_taken", f"The username “{username}” is taken.", status=409) from None
     membership = Membership.objects.create(user=user, workspace=workspace, role=role)
     _added(membership, actor, new_account=True)
     return Invited(membership=membership, password=password)

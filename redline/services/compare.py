@@ -37,12 +37,14 @@ def versions_compare(*, workspace: Workspace, document_id: int, from_version_id:
         old = selectors.document_version_of(workspace=workspace, document_id=document_id, version_id=from_version_id)
     if old.pk == new.pk:
         raise ApplicationError("same_version", "Choose two different versions to compare.", status=422)
-    key = f"redline:compare:{old.sha256}:{new.sha256}:{hashlib.sha256(author.encode()).hexdigest()[:16]}"
+    date = new.created_at.strftime("%Y-%m-%dT%H:%M:%SZ")  # each workspace's own upload: never another's result
+    key = (f"redline:compare:{workspace.pk}:{old.sha256}:{new.sha256}:{date}:"
+           f"{hashlib.sha256(author.encode()).hexdigest()[:16]}")
     result = cache.get(key)
     if not isinstance(result, Comparison):
         try:
             result = compare(document_version_read(version=old), document_version_read(version=new), author=author,
-                             date=new.created_at.strftime("%Y-%m-%dT%H:%M:%SZ"))
+                             date=date)
         except DocxError as exc:
             raise ApplicationError(exc.code, exc.message, status=422) from None
         cache.set(key, result, COMPARE_TTL_S)

@@ -261,3 +261,24 @@ def test_the_new_version_s_comments_are_kept(tmp_path):
     path, result = judged(tmp_path, old, new)
     assert result.counts["changed"] == 1
     assert stats(path)["comments"] == stats(tmp_path / "c-new.docx")["comments"] > 0
+
+
+def test_a_removed_paragraph_with_a_line_break_is_put_back_in_one_piece(tmp_path):
+    address = '<w:p><w:r><w:t>Acme Ltd</w:t><w:br/><w:t>1 High Street</w:t></w:r></w:p>'
+    _, result = judged(tmp_path, build_docx(address + para("Signed.")), doc("Signed."))
+    assert result.counts == {"changed": 0, "inserted": 0, "deleted": 1}
+
+
+def test_the_old_version_s_own_tracked_changes_are_read_accepted_too(tmp_path):
+    mark = 'w:author="Counsel" w:date="2026-01-01T00:00:00Z"'
+    joined = (f'<w:p><w:pPr><w:rPr><w:del w:id="1" {mark}/></w:rPr></w:pPr><w:r><w:t>First half</w:t></w:r></w:p>'
+              '<w:p><w:r><w:t xml:space="preserve"> and second half.</w:t></w:r></w:p>')
+    gone = f'<w:p><w:pPr><w:rPr><w:del w:id="2" {mark}/></w:rPr></w:pPr><w:del w:id="3" {mark}><w:r><w:delText>Struck.</w:delText></w:r></w:del></w:p>'
+    old = build_docx(joined + gone + para("End."))
+    result = compare(old, doc("First half and second half.", "End."))
+    assert result.changes == [] and result.had_revisions  # as old reads accepted, nothing changed
+
+
+def test_spacing_alone_is_no_formatting_change(tmp_path):
+    _, result = judged(tmp_path, doc("Alpha  beta gamma."), doc("Alpha beta gamma."))
+    assert result.uncompared == [] and result.changes == []
