@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from .align import align, normalise
+from .anchors import anchor_map
 from .errors import DocxError
 from .ids import story_roots
 from .moves import record_moves
@@ -33,6 +34,7 @@ from .ops import Op, OpResult
 from .oxml import qn
 from .package import DEFAULT_LIMITS, Limits, Package
 from .paragraphs import Paragraph, read_document
+from .restyle import defined, restyle
 from .revision_kinds import DEL, INS
 from .revisions import accept
 from .uncompared import uncompared
@@ -103,9 +105,12 @@ def compare(old: bytes, new: bytes, *, author: str = DEFAULT_COMPARE_AUTHOR, dat
         plan.add(i, j)
     pkg = Package.open(new_read.docx or base, limits)
     writer = Redliner(pkg, author=author or DEFAULT_COMPARE_AUTHOR, date=date, seed=hashlib.sha256(old + new).digest())
-    refused = [r for r in writer.apply_all(plan.ops()) if r.status != "applied"]
+    ops = plan.ops()
+    results = writer.apply_all(ops)
+    refused = [r for r in results if r.status != "applied"]
     if refused:
         raise CompareError("compare_refused", _refusal(refused[0]))
+    _put_back(pkg, results, plan)
     roots = story_roots(pkg)
     for root in roots:
         invert(root)
@@ -145,6 +150,8 @@ class _Plan:
         self.same: list[tuple[Paragraph, Paragraph]] = []  # paragraphs that read the same, old and new
         self._last: int | None = None  # the last paragraph of ``new`` seen, where old paragraphs go after
         self._pending: list[int] = []  # old paragraphs waiting for a paragraph of ``new`` to go before
+        self._put: list[list[int]] = []  # per insertion, the old paragraphs it puts back
+        self.put_back: list[list[int]] = []  # per op of :meth:`ops`, the old paragraphs it puts back
 
     def add(self, i: int | None, j: int | None) -> None:
         if j is not None:
@@ -171,26 +178,43 @@ class _Plan:
 
     def ops(self) -> list[Op]:
         """Rewrites first, then the old paragraphs put back, then new ones taken out (an old paragraph goes
-        after a paragraph of ``new`` before that one's own text is marked)."""
+        after a paragraph of ``new`` before that one's own text is marked). ``put_back`` lists, per op, the
+        old paragraphs it puts back, in order."""
         if self._pending:  # ``new`` is empty: nothing to put them next to
             raise CompareError("compare_empty", "The new version has no text to compare against.")
         merged: list[Op] = []
-        for op in self.inserts:  # consecutive old paragraphs after one paragraph: one insertion, in order
+        olds: list[list[int]] = []
+        for op, put in zip(self.inserts, self._put, strict=True):
+            # consecutive old paragraphs after one paragraph: one insertion, in order
             if merged and merged[-1].anchor == op.anchor and merged[-1].position == op.position == "after":
                 merged[-1] = Op(merged[-1].index, "INSERT", op.anchor, text=merged[-1].text + "\n" + op.text,
                                 position="after")
+                olds[-1] = [*olds[-1], *put]
             else:
                 merged.append(op)
+                olds.append(list(put))
+        self.put_back = [[] for _ in self.rewrites] + olds + [[] for _ in self.deletes]
         return [*self.rewrites, *merged, *self.deletes]
 
     def _insert(self, olds: list[int], j: int, position: str) -> None:
         # one line per paragraph: a line break inside one (an address, a signature block) reads as a space
         text = "\n".join(" ".join(self.old[i].text.splitlines()) for i in olds)
         self.inserts.append(Op(0, "INSERT", self.new[j].anchor or "", text=text, position=position))
+        self._put.append(olds)
         self.changes.extend(Change("deleted", self.new[j].anchor, self.old[i].text, "") for i in olds)
 
     def _op(self, kind: str, j: int, new_text: str = "") -> Op:
         return Op(0, kind, self.new[j].anchor or "", new_text=new_text)
+
+
+def _put_back(pkg: Package, results: list[OpResult], plan: _Plan) -> None:
+    """Old paragraphs put back read as they did: their own style and list (:mod:`.restyle`)."""
+    styles, nums = defined(pkg)
+    by_anchor = anchor_map(pkg.xml(pkg.main_part))
+    for result, olds in zip(results, plan.put_back, strict=True):
+        for anchor, i in zip(result.new_anchors, olds, strict=False):
+            if (p := by_anchor.get(anchor)) is not None:
+                restyle(p, plan.old[i].element, styles, nums)
 
 
 def _accepted(data: bytes, limits: Limits) -> tuple[bytes, bool]:

@@ -282,3 +282,21 @@ def test_the_old_version_s_own_tracked_changes_are_read_accepted_too(tmp_path):
 def test_spacing_alone_is_no_formatting_change(tmp_path):
     _, result = judged(tmp_path, doc("Alpha  beta gamma."), doc("Alpha beta gamma."))
     assert result.uncompared == [] and result.changes == []
+
+
+def test_a_paragraph_put_back_has_its_own_style_and_list(tmp_path):
+    """Rejecting every change gives the old version's list numbers and headings, not its neighbours'."""
+    from redline.ooxml.resolve import resolve_docx
+
+    numbering = ('<w:numbering xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">'
+                 '<w:abstractNum w:abstractNumId="0"><w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/>'
+                 '<w:lvlText w:val="%1."/></w:lvl></w:abstractNum><w:num w:numId="1"><w:abstractNumId w:val="0"/>'
+                 '</w:num></w:numbering>')
+    item = '<w:p><w:pPr><w:numPr><w:ilvl w:val="0"/><w:numId w:val="1"/></w:numPr></w:pPr><w:r><w:t>{}</w:t></w:r></w:p>'
+    old = build_docx(item.format("Item alpha.") + para("A note about alpha.") + para("Heading B", style="Heading1")
+                     + item.format("Item beta."), numbering=numbering)
+    new = build_docx(item.format("Item alpha.") + item.format("Item beta."), numbering=numbering)
+    _, result = judged(tmp_path, old, new)
+    rejected = read_document(resolve_docx(result.docx, "reject").docx, anchor=False).paragraphs
+    view = [(p.list_label, p.style_id, p.text) for p in rejected]
+    assert view == [(p.list_label, p.style_id, p.text) for p in read_document(old, anchor=False).paragraphs]
