@@ -7,10 +7,13 @@ from urllib.parse import urlencode
 from django.http import HttpRequest, HttpResponse
 from ninja import Query, Router
 
+from redline import selectors
 from redline.services.compare import versions_compare
+from redline.services.untracked import changes_since_sent
 
-from ..schemas.common import ErrorOut
+from ..schemas.common import ErrorOut, Id
 from ..schemas.compare import CompareIn, CompareOut
+from ..schemas.since_sent import SinceSentOut
 
 router = Router(tags=["compare"])
 
@@ -42,3 +45,12 @@ def compare_download(request: HttpRequest, document_id: int, params: Query[Compa
     name = new.filename.rsplit(".", 1)[0] or "document"
     response["Content-Disposition"] = f'attachment; filename="{name}-compared-v{old.pk}-v{new.pk}.docx"'
     return response
+
+
+@router.get("/{document_id}/since-sent", response={200: SinceSentOut, 404: ErrorOut, 422: ErrorOut})
+def since_sent(request: HttpRequest, document_id: int, version_id: Id | None = None) -> dict:
+    """Since the redline was sent: the paragraphs the other side changed with tracking on, and those changed
+    without tracking (``version_id``: default the latest version)."""
+    version = selectors.document_version_of(workspace=request.auth.workspace, document_id=document_id,
+                                            version_id=version_id)
+    return changes_since_sent(version=version)

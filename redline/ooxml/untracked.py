@@ -69,16 +69,17 @@ def untracked_changes(sent: bytes, returned: bytes, *, limits: Limits = DEFAULT_
     return out
 
 
-def _allowed(p: Paragraph) -> set[str]:
-    """The texts a paragraph of the sent file may have come back with, its suggestions decided either way."""
+def _allowed(p: Paragraph) -> list[str]:
+    """The texts a paragraph of the sent file may have come back with, its suggestions decided either way; the
+    text as it was before our suggestions first (what a change is said to be "from" when it is as near)."""
     base, target = normalise(p.original_text), normalise(p.text)
     if base == target:
-        return {base}
+        return [base]
     hunks = diff_text(base, target)
     if len(hunks) > _MAX_MIXES:
-        return {base, target}
-    return {normalise(apply_hunks(base, list(chosen))) for n in range(len(hunks) + 1)
-            for chosen in combinations(hunks, n)}
+        return [base, target]
+    return list(dict.fromkeys(normalise(apply_hunks(base, list(chosen))) for n in range(len(hunks) + 1)
+                              for chosen in combinations(hunks, n)))
 
 
 def _distance(a: str, b: str) -> int:

@@ -19,6 +19,7 @@ import { blockedReason, inScope, planApply } from "./patches.js";
 import { progressView } from "./progress.js";
 import { paintCard, renderResults } from "./render.js";
 import { renderRuleLines } from "./rulestatus.js";
+import { SinceSentSection } from "./sincesent.js";
 import { renderUntracked } from "./untracked.js";
 import { followRun, liveSuggestions } from "./stream.js";
 import { uploadDocument } from "./upload.js";
@@ -33,6 +34,7 @@ const api = new Api(() => auth.storedKey());
 let outbox;
 let followUp;
 let clauses;
+let sinceSent;
 
 // What the pane knows about the current review.
 const state = {
@@ -87,6 +89,7 @@ function showProgress(kind, data) {
 function setBusy(busy) {
   state.busy = busy;
   $("review").disabled = busy;
+  $("since-sent-button").disabled = busy;
   $("side-select").disabled = busy; // a side chosen mid-review would not be the one the results were made for
   $("apply-all").disabled = busy || !state.final || !state.suggestions.some((s) => !blockedReason(s, state));
   paintGroups();
@@ -378,6 +381,10 @@ function vote(s, up, button) {
 function wire() {
   auth.wireHtmx(signedOut);
   clauses = new ClauseSection({ api, $, showError });
+  sinceSent = new SinceSentSection({ api, $, upload: async () => {
+    await flushApplied(); // what we wrote is ours, not theirs
+    return uploadDocument(api, await word.prepareDocument());
+  } });
   followUp = new FollowUp($("follow-up"));
   $("sign-in").addEventListener("click", signIn);
   $("review").addEventListener("click", () => guarded(review));
@@ -386,6 +393,7 @@ function wire() {
     guarded(review);
   });
   $("apply-all").addEventListener("click", () => guarded(() => applyAll()));
+  $("since-sent-button").addEventListener("click", () => guarded(() => sinceSent.load()));
   $("retry").addEventListener("click", () => retryAction && retryAction());
   $("dismiss").addEventListener("click", clearAlert);
   $("results").addEventListener("click", (event) => {

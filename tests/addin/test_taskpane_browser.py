@@ -16,7 +16,9 @@ from playwright.sync_api import expect
 
 from redline.clauses import PLAYBOOK_TO_CUAD
 from redline.models import AnalysisRun, ApiKey, Document, DocumentVersion, Feedback, KnownEntry, Outcome, Suggestion
+from redline.services.files import document_version_read
 from redline.services.playbooks import playbook_default_install
+from redline.services.untracked import run_export_keep
 from tests.support.browser import OFFICE_JS, axe_source
 from tests.support.clause_contract import GOVERNING_LAW
 
@@ -428,6 +430,36 @@ def test_clauses_section_lists_every_category_and_selects_the_cited_paragraph(al
     pane.double("doc.paragraphs.splice(9, 1)")  # the lawyer deleted it meanwhile: said plainly, nothing else happens
     law.locator("button").click()
     expect(page.locator("#clauses-state")).to_have_text("This paragraph is no longer in the document.")
+
+
+def test_changes_since_we_sent_it(alice, open_pane):
+    """The redline went out (downloaded from the run); in Word the paragraph on payment is then retyped with
+    tracking off. The pane's "Changes since we sent it" uploads the open document and lists that paragraph as
+    changed without tracking, leading to it."""
+    playbook_default_install(workspace=alice.workspace)
+    pane = open_pane(SEED, side=SIDE)
+    page = pane.page
+    sign_in(pane, alice)
+    page.click("#since-sent-button")
+    expect(page.locator("#since-sent-state")).to_contain_text("Nothing was downloaded from Redline")
+    review(pane)
+    run = AnalysisRun.objects.get()
+    # The redline that went out, kept as the export keeps it. (The Word double's file references styles it does
+    # not define, so a redline written on it would fail the validator rule for a reason not this test's.)
+    run_export_keep(run=run, data=document_version_read(version=run.document_version))
+    pane.double("doc.paragraphs[5].text = 'The Customer shall pay within 120 days of invoice.'")  # tracking off
+    page.click("#since-sent-button")
+    expect(page.locator("#since-sent-state")).to_have_text("1 paragraph changed since the redline went out.",
+                                                           timeout=REVIEW_TIMEOUT_MS)
+    line = page.locator("#since-sent-list li")
+    expect(line).to_have_count(1)
+    expect(line).to_contain_text("Not tracked")
+    expect(line).to_contain_text("“The Customer shall pay within 90 days of invoice.” → "
+                                 "“The Customer shall pay within 120 days of invoice.”")
+    before = len(pane.double("log.selections"))
+    line.locator("button").click()
+    wait_for(lambda: len(pane.double("log.selections")) == before + 1)
+    assert pane.double("log.selections")[-1]["paragraph"] == 5
 
 
 @pytest.mark.parametrize(("office_js", "says"), [

@@ -76,3 +76,25 @@ def test_nothing_is_listed_when_every_change_was_tracked(alice):
     assert second["summary"]["untracked"] == []
     assert second["stats"]["untracked"]["changes"] == []  # compared, and nothing found
     assert "without tracking" not in second["summary"]["headline"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_since_sent_lists_their_tracked_and_untracked_changes(alice):
+    from tests.ooxml.test_untracked import counsel_tracks
+
+    doc, _, sent = exported(alice)
+    assert alice.api().get(f"/api/documents/{doc}/since-sent").json()["code"] == "not_sent"  # v1 predates it
+    returned = libreoffice_lawyer(sent, [
+        {"do": "reject_all"},
+        {"do": "retype", "anchor": anchor_of(sent, DELIVERY),
+         "text": "The Supplier shall deliver the Goods within thirty (30) days of each order."},
+    ])
+    returned = counsel_tracks(returned, "undisputed", "correct")
+    version = alice.api().post("/api/documents", {"file": SimpleUploadedFile("back.docx", returned)}).json()["version"]
+    body = alice.api().get(f"/api/documents/{doc}/since-sent?version_id={version['id']}").json()
+    assert [(c["kind"], c["after"]) for c in body["untracked"]] == [
+        ("changed", "The Supplier shall deliver the Goods within thirty (30) days of each order.")]
+    assert [(t["authors"], t["before"], t["after"]) for t in body["tracked"]] == [
+        (["Counsel"], "The Customer shall pay each undisputed invoice within ninety (90) days of receipt.",
+         "The Customer shall pay each correct invoice within ninety (90) days of receipt.")]
+    assert alice.api().get(f"/api/documents/{doc}/since-sent?version_id=999999").status_code == 404
