@@ -29,8 +29,9 @@ from .align import align, normalise
 from .anchors import anchor_map
 from .errors import DocxError
 from .ids import story_roots
-from .moves import record_moves
+from .moves import next_revision_id, record_moves
 from .ops import Op, OpResult
+from .outside_tables import move_out_of_tables
 from .oxml import qn
 from .package import DEFAULT_LIMITS, Limits, Package
 from .paragraphs import Paragraph, read_document
@@ -110,10 +111,11 @@ def compare(old: bytes, new: bytes, *, author: str = DEFAULT_COMPARE_AUTHOR, dat
     refused = [r for r in results if r.status != "applied"]
     if refused:
         raise CompareError("compare_refused", _refusal(refused[0]))
-    _put_back(pkg, results, plan)
+    restored = _put_back(pkg, results, plan)
     roots = story_roots(pkg)
     for root in roots:
         invert(root)
+    move_out_of_tables(restored, next_revision_id(roots), author=writer.author, date=writer.date)
     moves = record_moves(pkg.xml(pkg.main_part), roots, author=writer.author, date=writer.date)
     data = pkg.save()
     _prove(data, before, after, limits)
@@ -207,14 +209,19 @@ class _Plan:
         return Op(0, kind, self.new[j].anchor or "", new_text=new_text)
 
 
-def _put_back(pkg: Package, results: list[OpResult], plan: _Plan) -> None:
-    """Old paragraphs put back read as they did: their own style and list (:mod:`.restyle`)."""
+def _put_back(pkg: Package, results: list[OpResult], plan: _Plan) -> list[etree._Element]:
+    """Old paragraphs put back read as they did: their own style and list (:mod:`.restyle`). Returns those that
+    were not in a table (:mod:`.outside_tables` takes them out of one they were written into)."""
     styles, nums = defined(pkg)
     by_anchor = anchor_map(pkg.xml(pkg.main_part))
+    outside: list[etree._Element] = []
     for result, olds in zip(results, plan.put_back, strict=True):
         for anchor, i in zip(result.new_anchors, olds, strict=False):
             if (p := by_anchor.get(anchor)) is not None:
                 restyle(p, plan.old[i].element, styles, nums)
+                if plan.old[i].table is None:
+                    outside.append(p)
+    return outside
 
 
 def _accepted(data: bytes, limits: Limits) -> tuple[bytes, bool]:

@@ -43,8 +43,7 @@ def record_moves(root: etree._Element, roots: Iterable[etree._Element], *, autho
             deleted.setdefault(normalise(paragraph_text(p, "reject")), []).append(p)
         elif _whole(p, INS):
             inserted.append((normalise(paragraph_text(p, "accept")), p))
-    next_id = 1 + max((int(v) for r in roots for el in r.iter(*REVISION_ID_TAGS) if (v := el.get(_ID, "")).isdigit()),
-                      default=0)
+    next_id = next_revision_id(roots)
     moves = 0
     for text, to in inserted:
         if len(text.split()) < MOVE_MIN_WORDS or not deleted.get(text):
@@ -56,6 +55,12 @@ def record_moves(root: etree._Element, roots: Iterable[etree._Element], *, autho
         next_id = _convert(to, INS, MOVE_TO, name, next_id, author, date)
     mark_inserted_rows(root, next_id, author=author, date=date)
     return moves
+
+
+def next_revision_id(roots: Iterable[etree._Element]) -> int:
+    """One more than the highest revision id in any story (they are unique across the document)."""
+    return 1 + max((int(v) for r in roots for el in r.iter(*REVISION_ID_TAGS) if (v := el.get(_ID, "")).isdigit()),
+                   default=0)
 
 
 def _whole(p: etree._Element, tag: str) -> bool:

@@ -8,6 +8,7 @@ when it rejects (``../shared/oracle/README.md``), so its reject view is not aske
 from __future__ import annotations
 
 import io
+import re
 import zipfile
 from pathlib import Path
 
@@ -300,3 +301,20 @@ def test_a_paragraph_put_back_has_its_own_style_and_list(tmp_path):
     rejected = read_document(resolve_docx(result.docx, "reject").docx, anchor=False).paragraphs
     view = [(p.list_label, p.style_id, p.text) for p in rejected]
     assert view == [(p.list_label, p.style_id, p.text) for p in read_document(old, anchor=False).paragraphs]
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    (para("Intro.") + table(("A cell text.",)) + para("Gone after table.") + para("End."),
+     para("Intro.") + table(("A cell text.",)) + para("End.")),
+    (para("Gone before table.") + table(("A cell text.",)) + para("End."), table(("A cell text.",)) + para("End.")),
+    (para("Gone a.") + para("Gone b.") + table(("A cell text.",)) + para("End."), table(("A cell text.",)) + para("End.")),
+    (para("Intro.") + table(("A cell text.",)) + para("Gone one.") + para("Gone two."),
+     para("Intro.") + table(("A cell text.",))),
+])
+def test_a_paragraph_removed_next_to_a_table_is_put_back_outside_it(tmp_path, old, new):
+    path, _ = judged(tmp_path, build_docx(old), build_docx(new))
+    xml = zipfile.ZipFile(path).read("word/document.xml").decode()
+    inside = "".join(re.findall(r"<w:tbl>.*?</w:tbl>", xml))
+    assert "<w:delText>" not in inside and "<w:del " not in inside  # nothing removed shows inside the cell
+    rejected, was = lo_texts([(path, "reject"), (tmp_path / "c-old.docx", "accept")])
+    assert rejected == was
