@@ -35,6 +35,7 @@ from .outside_tables import move_out_of_tables
 from .oxml import qn
 from .package import DEFAULT_LIMITS, Limits, Package
 from .paragraphs import Paragraph, read_document
+from .removed_rows import restore_rows
 from .restyle import defined, restyle
 from .revision_kinds import DEL, INS
 from .revisions import accept
@@ -42,6 +43,8 @@ from .uncompared import uncompared
 from .writer import Redliner
 
 DEFAULT_COMPARE_AUTHOR = "Redline Compare"
+# paragraphs put back, the old ones of one table row, and where they went ("before"/"after" their neighbour)
+Rows = tuple[list[etree._Element], list[Paragraph], str]
 _TEXT_TAGS = {qn("w:t"): qn("w:delText"), qn("w:instrText"): qn("w:delInstrText")}
 _DELETED_TEXT_TAGS = {v: k for k, v in _TEXT_TAGS.items()}
 _R_PR = qn("w:rPr")
@@ -111,11 +114,12 @@ def compare(old: bytes, new: bytes, *, author: str = DEFAULT_COMPARE_AUTHOR, dat
     refused = [r for r in results if r.status != "applied"]
     if refused:
         raise CompareError("compare_refused", _refusal(refused[0]))
-    restored = _put_back(pkg, results, plan)
+    restored, rows = _put_back(pkg, results, plan)
     roots = story_roots(pkg)
     for root in roots:
         invert(root)
-    move_out_of_tables(restored, next_revision_id(roots), author=writer.author, date=writer.date)
+    next_id = move_out_of_tables(restored, next_revision_id(roots), author=writer.author, date=writer.date)
+    restore_rows(rows, next_id, author=writer.author, date=writer.date)
     moves = record_moves(pkg.xml(pkg.main_part), roots, author=writer.author, date=writer.date)
     data = pkg.save()
     _prove(data, before, after, limits)
@@ -209,19 +213,32 @@ class _Plan:
         return Op(0, kind, self.new[j].anchor or "", new_text=new_text)
 
 
-def _put_back(pkg: Package, results: list[OpResult], plan: _Plan) -> list[etree._Element]:
+def _put_back(pkg: Package, results: list[OpResult], plan: _Plan) -> tuple[list[etree._Element], list[Rows]]:
     """Old paragraphs put back read as they did: their own style and list (:mod:`.restyle`). Returns those that
-    were not in a table (:mod:`.outside_tables` takes them out of one they were written into)."""
+    were not in a table (:mod:`.outside_tables` takes them out of one they were written into) and, per old
+    table row, those that were (:mod:`.removed_rows` puts a whole removed row back as a row)."""
     styles, nums = defined(pkg)
     by_anchor = anchor_map(pkg.xml(pkg.main_part))
     outside: list[etree._Element] = []
+    rows: list[Rows] = []
     for result, olds in zip(results, plan.put_back, strict=True):
+        last_row = None
         for anchor, i in zip(result.new_anchors, olds, strict=False):
-            if (p := by_anchor.get(anchor)) is not None:
-                restyle(p, plan.old[i].element, styles, nums)
-                if plan.old[i].table is None:
-                    outside.append(p)
-    return outside
+            if (p := by_anchor.get(anchor)) is None:
+                continue
+            old = plan.old[i]
+            restyle(p, old.element, styles, nums)
+            if old.table is None:
+                outside.append(p)
+                last_row = None
+                continue
+            row = (old.table.table, old.table.row, old.table.parent)
+            if row != last_row:
+                rows.append(([], [], result.op.position))
+                last_row = row
+            rows[-1][0].append(p)
+            rows[-1][1].append(old)
+    return outside, rows
 
 
 def _accepted(data: bytes, limits: Limits) -> tuple[bytes, bool]:
