@@ -26,6 +26,7 @@ class CompareOut(Schema):
     had_revisions: bool  # a version already held tracked changes (they are not played again)
     counts: dict[str, int]  # changed, inserted, deleted paragraphs
     moved: int  # of those, paragraphs recorded as moved (one deleted and one inserted change each)
+    formatting_changed: int  # paragraphs whose bold, italic or underline changed (recorded as formatting changes)
     # what else differs and is not in the redline: headers, footers, footnotes, endnotes, pictures,
     # "bold, italic or underline" (look there by eye)
     uncompared: list[str]

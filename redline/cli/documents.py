@@ -133,6 +133,7 @@ def run_compare(args: argparse.Namespace) -> int:
     counts = result.counts
     if args.json:
         print(json.dumps({"views": result.views, "counts": counts, "moved": result.moves,
+                          "formatting_changed": result.formatted,
                           "uncompared": result.uncompared,
                           "changes": [c.to_dict() for c in result.changes]}, ensure_ascii=False, indent=1))
     print(f"compared {result.views} views: {counts['changed']} changed, {counts['inserted']} inserted, "

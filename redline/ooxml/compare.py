@@ -28,6 +28,7 @@ from lxml import etree
 from .align import align, normalise
 from .anchors import anchor_map
 from .errors import DocxError
+from .formatting_changes import record_formatting
 from .ids import story_roots
 from .moves import next_revision_id, record_moves
 from .ops import Op, OpResult
@@ -39,7 +40,7 @@ from .removed_rows import restore_rows
 from .restyle import defined, restyle
 from .revision_kinds import DEL, INS
 from .revisions import accept
-from .uncompared import uncompared
+from .uncompared import formatting, uncompared
 from .writer import Redliner
 
 DEFAULT_COMPARE_AUTHOR = "Redline Compare"
@@ -79,6 +80,7 @@ class Comparison:
     had_revisions: bool = False
     uncompared: list[str] = field(default_factory=list)  # what else differs, not in the redline (.uncompared)
     moves: int = 0  # paragraphs recorded as moved (.moves): each is also one deleted and one inserted change
+    formatted: int = 0  # paragraphs whose bold/italic/underline changed, recorded (.formatting_changes)
 
     @property
     def changes(self) -> list[Change]:
@@ -119,12 +121,13 @@ def compare(old: bytes, new: bytes, *, author: str = DEFAULT_COMPARE_AUTHOR, dat
     for root in roots:
         invert(root)
     next_id = move_out_of_tables(restored, next_revision_id(roots), author=writer.author, date=writer.date)
-    restore_rows(rows, next_id, author=writer.author, date=writer.date)
+    next_id = restore_rows(rows, next_id, author=writer.author, date=writer.date)
+    formatted, unrecorded = _formatting(pkg, plan.same, next_id, author=writer.author, date=writer.date)
     moves = record_moves(pkg.xml(pkg.main_part), roots, author=writer.author, date=writer.date)
     data = pkg.save()
     _prove(data, before, after, limits)
-    elsewhere = uncompared(Package.open(old_base, limits), Package.open(base, limits), plan.same)
-    return Comparison(data, plan.changes, "accepted", had_revisions or old_had, elsewhere, moves)
+    elsewhere = uncompared(Package.open(old_base, limits), Package.open(base, limits), unrecorded)
+    return Comparison(data, plan.changes, "accepted", had_revisions or old_had, elsewhere, moves, formatted)
 
 
 def invert(root: etree._Element) -> int:
@@ -239,6 +242,27 @@ def _put_back(pkg: Package, results: list[OpResult], plan: _Plan) -> tuple[list[
             rows[-1][0].append(p)
             rows[-1][1].append(old)
     return outside, rows
+
+
+def _formatting(pkg: Package, same: list[tuple[Paragraph, Paragraph]], next_id: int, *, author: str,
+                date: str) -> tuple[int, list[tuple[Paragraph, Paragraph]]]:
+    """Bold, italic and underline changed on unchanged text, recorded (:mod:`.formatting_changes`): how many
+    paragraphs, and the pairs it could not record wholly (named as not in the redline)."""
+    by_anchor = anchor_map(pkg.xml(pkg.main_part))
+    unrecorded = []
+    recorded = 0
+    for old, new in same:
+        if formatting(old.element) == formatting(new.element):
+            continue
+        p = by_anchor.get(new.anchor or "")
+        if p is None:
+            unrecorded.append((old, new))
+            continue
+        next_id, complete = record_formatting(p, old.element, next_id, author=author, date=date)
+        recorded += 1
+        if not complete:
+            unrecorded.append((old, new))
+    return recorded, unrecorded
 
 
 def _accepted(data: bytes, limits: Limits) -> tuple[bytes, bool]:

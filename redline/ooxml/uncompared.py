@@ -20,8 +20,8 @@ from .text import paragraph_text
 
 _STORIES = {"/header": "headers", "/footer": "footers", "/footnotes": "footnotes", "/endnotes": "endnotes"}
 _P, _R, _T, _RPR, _MOVE_FROM = qn("w:p"), qn("w:r"), qn("w:t"), qn("w:rPr"), qn("w:moveFrom")
-_MARKS = {qn("w:b"): "b", qn("w:i"): "i", qn("w:u"): "u"}
-_OFF = {"0", "false", "none"}
+MARKS = {qn("w:b"): "b", qn("w:i"): "i", qn("w:u"): "u"}  # the formatting compared, by the code it has here
+OFF = {"0", "false", "none", "off"}
 
 
 def other_stories(pkg: Package) -> dict[str, list[str]]:
@@ -41,17 +41,22 @@ def media(pkg: Package) -> list[str]:
 
 
 def formatting(p: etree._Element) -> str:
-    """The paragraph's bold, italic and underline, character by character of its words (whitespace runs count
-    as one character, as the comparison reads them; text a pending move takes away is not read)."""
+    """The paragraph's bold, italic and underline as one string (see :func:`char_marks`)."""
+    return ",".join(char_marks(p))
+
+
+def char_marks(p: etree._Element) -> list[str]:
+    """The paragraph's bold, italic and underline, character by character of its words (a whitespace run is
+    one " ", as the comparison reads it; text a pending move takes away is not read)."""
     out: list[str] = []
     space = True  # leading whitespace is not compared
     for r in p.iter(_R):
         if r.getparent() is not None and r.getparent().tag == _MOVE_FROM:
             continue
         rpr = r.find(_RPR)
-        marks = "".join(sorted(code for tag, code in _MARKS.items()
+        marks = "".join(sorted(code for tag, code in MARKS.items()
                                if rpr is not None and (el := rpr.find(tag)) is not None
-                               and el.get(qn("w:val"), "true").lower() not in _OFF)) or "-"
+                               and el.get(qn("w:val"), "true").lower() not in OFF)) or "-"
         for ch in "".join(t.text or "" for t in r.iter(_T)):
             if ch.isspace():
                 if not space:
@@ -60,7 +65,9 @@ def formatting(p: etree._Element) -> str:
             else:
                 out.append(marks)
                 space = False
-    return ",".join(out).rstrip(", ")
+    while out and out[-1] == " ":
+        out.pop()
+    return out
 
 
 def uncompared(old: Package, new: Package, pairs: Iterable[tuple[Paragraph, Paragraph]]) -> list[str]:

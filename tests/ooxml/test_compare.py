@@ -18,6 +18,7 @@ from redline.ooxml.compare import CompareError, compare
 from redline.ooxml.errors import DocxError
 from redline.ooxml.paragraphs import read_document
 from tests.clauses.conftest import SLICE
+from tests.learning.lawyer import libreoffice_lawyer
 from tests.support.compare_corpus import KINDS, edit_version
 from tests.support.docx_builder import build_docx, para
 from tests.support.oracles import lo_texts, opens, pandoc_text, stats
@@ -208,12 +209,27 @@ def test_what_the_redline_does_not_show_is_named(tmp_path, old_parts, new_parts,
     assert result.changes == [] and result.uncompared == [said]
 
 
-def test_bold_added_to_unchanged_text_is_named(tmp_path):
-    _, result = judged(tmp_path, doc("The Supplier shall not subcontract."),
-                       build_docx(para("The Supplier shall not subcontract.", rpr="<w:b/>")))
-    assert result.uncompared == ["bold, italic or underline"]
+def test_bold_added_to_unchanged_text_is_a_formatting_change(tmp_path):
+    """LibreOffice judges: rejecting every change takes the bold away, accepting keeps it."""
+    path, result = judged(tmp_path, doc("The Supplier shall not subcontract."),
+                          build_docx(para("The Supplier shall not subcontract.", rpr="<w:b/>")))
+    assert result.formatted == 1 and result.uncompared == [] and result.changes == []
+    assert stats(path)["document"]["rPrChange"] == 1
+    bold = re.compile(r"<w:b/>|<w:b w:val=\"(?:true|1|on)\"/>")
+    rejected = zipfile.ZipFile(io.BytesIO(libreoffice_lawyer(path.read_bytes(), [{"do": "reject_all"}])))
+    accepted = zipfile.ZipFile(io.BytesIO(libreoffice_lawyer(path.read_bytes(), [{"do": "accept_all"}])))
+    assert not bold.search(rejected.read("word/document.xml").decode())
+    assert bold.search(accepted.read("word/document.xml").decode())
     _, same = judged(tmp_path, doc("A."), doc("A."), "same")
-    assert same.uncompared == []
+    assert same.uncompared == [] and same.formatted == 0
+
+
+def test_formatting_that_changed_inside_a_run_is_named_not_guessed(tmp_path):
+    old = build_docx('<w:p><w:r><w:t xml:space="preserve">The Supplier </w:t></w:r><w:r><w:rPr><w:i/></w:rPr>'
+                     '<w:t>shall not</w:t></w:r><w:r><w:t xml:space="preserve"> subcontract.</w:t></w:r></w:p>')
+    new = build_docx(para("The Supplier shall not subcontract.", rpr="<w:b/>"))
+    _, result = judged(tmp_path, old, new)
+    assert result.uncompared == ["bold, italic or underline"]
 
 
 LONG = "The Supplier shall maintain insurance with reputable insurers for the whole Term."
