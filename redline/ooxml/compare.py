@@ -21,6 +21,7 @@ named in ``uncompared`` (:mod:`.uncompared`), never dropped in silence.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from lxml import etree
@@ -48,6 +49,7 @@ DEFAULT_COMPARE_AUTHOR = "Redline Compare"
 Rows = tuple[list[etree._Element], list[Paragraph], str]
 _TEXT_TAGS = {qn("w:t"): qn("w:delText"), qn("w:instrText"): qn("w:delInstrText")}
 _DELETED_TEXT_TAGS = {v: k for k, v in _TEXT_TAGS.items()}
+_BOOKMARK_START, _BOOKMARK_NAME = qn("w:bookmarkStart"), qn("w:name")
 _R_PR = qn("w:rPr")
 
 
@@ -121,7 +123,8 @@ def compare(old: bytes, new: bytes, *, author: str = DEFAULT_COMPARE_AUTHOR, dat
     for root in roots:
         invert(root)
     next_id = move_out_of_tables(restored, next_revision_id(roots), author=writer.author, date=writer.date)
-    next_id = restore_rows(rows, next_id, author=writer.author, date=writer.date)
+    next_id = restore_rows(rows, next_id, author=writer.author, date=writer.date,
+                           same_table=_same_table(plan))
     formatted, unrecorded = _formatting(pkg, plan.same, next_id, author=writer.author, date=writer.date)
     moves = record_moves(pkg.xml(pkg.main_part), roots, author=writer.author, date=writer.date)
     data = pkg.save()
@@ -157,6 +160,7 @@ class _Plan:
         self.deletes: list[Op] = []
         self.changes: list[Change] = []
         self.same: list[tuple[Paragraph, Paragraph]] = []  # paragraphs that read the same, old and new
+        self.pairs: list[tuple[int, int]] = []  # every paragraph of old paired with one of new
         self._last: int | None = None  # the last paragraph of ``new`` seen, where old paragraphs go after
         self._pending: list[int] = []  # old paragraphs waiting for a paragraph of ``new`` to go before
         self._put: list[list[int]] = []  # per insertion, the old paragraphs it puts back
@@ -176,6 +180,7 @@ class _Plan:
             else:
                 self.changes.append(Change("same", self.new[j].anchor, old, new))
                 self.same.append((self.old[i], self.new[j]))
+            self.pairs.append((i, j))
         elif j is not None:
             self.deletes.append(self._op("DELETE_PARAGRAPH", j))
             self.changes.append(Change("inserted", self.new[j].anchor, "", self.new[j].text))
@@ -242,6 +247,17 @@ def _put_back(pkg: Package, results: list[OpResult], plan: _Plan) -> tuple[list[
             rows[-1][0].append(p)
             rows[-1][1].append(old)
     return outside, rows
+
+
+def _same_table(plan: _Plan) -> Callable[[etree._Element, int], bool]:
+    """Whether a table of the result holds a paragraph paired with one of the old version's table ``n``."""
+    table_of = {plan.new[j].anchor: plan.old[i].table.table for i, j in plan.pairs
+                if plan.old[i].table is not None and plan.new[j].anchor}
+
+    def same(tbl: etree._Element, n: int) -> bool:
+        return any(table_of.get(b.get(_BOOKMARK_NAME)) == n for b in tbl.iter(_BOOKMARK_START))
+
+    return same
 
 
 def _formatting(pkg: Package, same: list[tuple[Paragraph, Paragraph]], next_id: int, *, author: str,

@@ -13,12 +13,12 @@ import copy
 from lxml import etree
 
 from .oxml import qn
-from .uncompared import MARKS, OFF, char_marks
+from .uncompared import MARKS, OFF, char_runs
 
 _R, _T, _RPR = qn("w:r"), qn("w:t"), qn("w:rPr")
 _RPR_CHANGE, _MOVE_FROM = qn("w:rPrChange"), qn("w:moveFrom")
 _ID, _AUTHOR, _DATE, _VAL = qn("w:id"), qn("w:author"), qn("w:date"), qn("w:val")
-_TAG_OF = {code: tag for tag, code in MARKS.items()}
+_COMPARED = (*MARKS, qn("w:bCs"), qn("w:iCs"))  # what a formatting change records, as the old run had it
 # CT_RPr's children in schema order (the revision itself, w:rPrChange, comes last)
 _ORDER = tuple(qn(f"w:{t}") for t in (
     "rStyle", "rFonts", "b", "bCs", "i", "iCs", "caps", "smallCaps", "strike", "dstrike", "outline", "shadow",
@@ -31,7 +31,7 @@ def record_formatting(new: etree._Element, old: etree._Element, next_id: int, *,
                       date: str) -> tuple[int, bool]:
     """Give ``new``'s runs the ``w:rPrChange`` that takes them back to ``old``'s look; the next free id and
     whether every difference could be recorded."""
-    before = [m for m in char_marks(old) if m != " "]
+    before = [(m, rpr) for m, rpr in char_runs(old) if m != " "]
     at, complete = 0, True
     for r in new.iter(_R):
         if r.getparent() is not None and r.getparent().tag == _MOVE_FROM:
@@ -39,7 +39,8 @@ def record_formatting(new: etree._Element, old: etree._Element, next_id: int, *,
         count = sum(1 for t in r.iter(_T) for ch in (t.text or "") if not ch.isspace())
         if not count:
             continue
-        was = set(before[at:at + count])
+        span = before[at:at + count]
+        was = {m for m, _ in span}
         now = run_marks(r)
         at += count
         if was == {now} or not was:
@@ -47,7 +48,7 @@ def record_formatting(new: etree._Element, old: etree._Element, next_id: int, *,
         if len(was) > 1:
             complete = False
             continue
-        _add_change(r, was.pop(), next_id, author, date)
+        _add_change(r, span[0][1], next_id, author, date)
         next_id += 1
     return next_id, complete and at == len(before)
 
@@ -59,18 +60,20 @@ def run_marks(r: etree._Element) -> str:
                           and el.get(_VAL, "true").lower() not in OFF)) or "-"
 
 
-def _add_change(r: etree._Element, old: str, next_id: int, author: str, date: str) -> None:
+def _add_change(r: etree._Element, old: etree._Element | None, next_id: int, author: str, date: str) -> None:
+    """Record on run ``r`` that its bold, italic and underline were those of the old run properties ``old``
+    (copied as they were: an underline's kind and colour, the complex-script twins)."""
     rpr = r.find(_RPR)
     if rpr is None:
         rpr = etree.Element(_RPR)
         r.insert(0, rpr)
     previous = copy.deepcopy(rpr)
     for child in list(previous):
-        if child.tag in MARKS or child.tag == _RPR_CHANGE:
+        if child.tag in _COMPARED or child.tag == _RPR_CHANGE:
             previous.remove(child)
-    for code in set(old) - {"-"}:
-        rank = _ORDER.index(_TAG_OF[code])
+    for el in (c for c in (old if old is not None else ()) if c.tag in _COMPARED):
+        rank = _ORDER.index(el.tag)
         previous.insert(sum(1 for c in previous if c.tag in _ORDER and _ORDER.index(c.tag) < rank),
-                        etree.Element(_TAG_OF[code]))
+                        copy.deepcopy(el))
     change = etree.SubElement(rpr, _RPR_CHANGE, {_ID: str(next_id), _AUTHOR: author, _DATE: date})
     change.append(previous)

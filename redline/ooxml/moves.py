@@ -43,7 +43,8 @@ def record_moves(root: etree._Element, roots: Iterable[etree._Element], *, autho
             deleted.setdefault(normalise(paragraph_text(p, "reject")), []).append(p)
         elif _whole(p, INS):
             inserted.append((normalise(paragraph_text(p, "accept")), p))
-    next_id = next_revision_id(roots)
+    # rows first: a new row whose paragraph then turns out to be a move is still a new row
+    next_id = mark_inserted_rows(root, next_revision_id(roots), author=author, date=date)
     moves = 0
     for text, to in inserted:
         if len(text.split()) < MOVE_MIN_WORDS or not deleted.get(text):
@@ -53,7 +54,6 @@ def record_moves(root: etree._Element, roots: Iterable[etree._Element], *, autho
         name = f"_RLmove{moves}"
         next_id = _convert(frm, DEL, MOVE_FROM, name, next_id, author, date)
         next_id = _convert(to, INS, MOVE_TO, name, next_id, author, date)
-    mark_inserted_rows(root, next_id, author=author, date=date)
     return moves
 
 

@@ -11,7 +11,7 @@ holding pictures, objects or notes (parts of the old package the new one does no
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from lxml import etree
 
@@ -32,10 +32,12 @@ _REL_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 
 
 def restore_rows(groups: Sequence[tuple[list[etree._Element], list[Paragraph], str]], next_id: int, *,
-                 author: str, date: str) -> int:
+                 author: str, date: str, same_table: Callable[[etree._Element, int], bool]) -> int:
     """For each group (the paragraphs the writer put back, the old paragraphs they are, and whether they went
     ``before`` or ``after`` their neighbour), put the old row back as a deleted row when the group is one
-    whole old row; the next free revision id. Rows put back after one row keep their order."""
+    whole old row of a top-level table and the row it goes next to is in that same table (``same_table(tbl,
+    old table number)``: some paragraph of it is one of the old table's); the next free revision id. Rows put
+    back after one row keep their order."""
     placed: dict[int, etree._Element] = {}  # host row → the last row put back after it
     for written, olds, position in groups:
         row = _whole_row(olds)
@@ -44,6 +46,8 @@ def restore_rows(groups: Sequence[tuple[list[etree._Element], list[Paragraph], s
         parent = written[0].getparent()
         if parent.tag == _TC:
             host, first = next(written[0].iterancestors(_TR)), position == "before"
+            if not _top_level(host) or not same_table(host.getparent(), olds[0].table.table):
+                continue
             holder = written[0].getprevious()
             for p in written:
                 parent.remove(p)
@@ -51,7 +55,7 @@ def restore_rows(groups: Sequence[tuple[list[etree._Element], list[Paragraph], s
                 _set_mark(holder, None)  # the writer had given the cell's own mark to what it put back
         elif written[-1].getnext() is not None and written[-1].getnext().tag == _TBL:
             host, first = next(written[-1].getnext().iterchildren(_TR), None), True  # rows before the table's first
-            if host is None:
+            if host is None or not same_table(host.getparent(), olds[0].table.table):
                 continue
             for p in written:
                 parent.remove(p)
@@ -68,8 +72,9 @@ def restore_rows(groups: Sequence[tuple[list[etree._Element], list[Paragraph], s
 
 
 def _whole_row(olds: list[Paragraph]) -> etree._Element | None:
-    """The old ``w:tr`` when ``olds`` are all of its text paragraphs (and nothing foreign is in it)."""
-    if not olds or olds[0].table is None:
+    """The old ``w:tr`` when ``olds`` are all of its text paragraphs and it is a plain row of a top-level table
+    (no nested table, nothing from other parts of the old package)."""
+    if not olds or olds[0].table is None or olds[0].table.parent is not None:
         return None
     tr = next(olds[0].element.iterancestors(_TR), None)
     if tr is None or any(next(p.element.iterancestors(_TR), None) is not tr for p in olds):
@@ -78,10 +83,15 @@ def _whole_row(olds: list[Paragraph]) -> etree._Element | None:
              and next(p.iterancestors(_TR)) is tr]
     if {id(p) for p in texts} != {id(p.element) for p in olds}:
         return None
-    if any(True for _ in tr.iter(*_FOREIGN)) or any(k.startswith(f"{{{_REL_NS}}}") for el in tr.iter()
-                                                  for k in el.attrib):
+    if any(True for _ in tr.iter(*_FOREIGN, _TBL)) or any(k.startswith(f"{{{_REL_NS}}}") for el in tr.iter()
+                                                        for k in el.attrib):
         return None
     return tr
+
+
+def _top_level(tr: etree._Element) -> bool:
+    tbl = tr.getparent()
+    return tbl is not None and tbl.tag == _TBL and next(tbl.iterancestors(_TBL), None) is None
 
 
 def _deleted_copy(row: etree._Element, next_id: int, author: str, date: str) -> tuple[etree._Element, int]:

@@ -48,7 +48,12 @@ def formatting(p: etree._Element) -> str:
 def char_marks(p: etree._Element) -> list[str]:
     """The paragraph's bold, italic and underline, character by character of its words (a whitespace run is
     one " ", as the comparison reads it; text a pending move takes away is not read)."""
-    out: list[str] = []
+    return [marks for marks, _ in char_runs(p)]
+
+
+def char_runs(p: etree._Element) -> list[tuple[str, etree._Element | None]]:
+    """:func:`char_marks` with, for each character, the run properties it has them from (None for none)."""
+    out: list[tuple[str, etree._Element | None]] = []
     space = True  # leading whitespace is not compared
     for r in p.iter(_R):
         if r.getparent() is not None and r.getparent().tag == _MOVE_FROM:
@@ -60,12 +65,12 @@ def char_marks(p: etree._Element) -> list[str]:
         for ch in "".join(t.text or "" for t in r.iter(_T)):
             if ch.isspace():
                 if not space:
-                    out.append(" ")
+                    out.append((" ", None))
                 space = True
             else:
-                out.append(marks)
+                out.append((marks, rpr))
                 space = False
-    while out and out[-1] == " ":
+    while out and out[-1][0] == " ":
         out.pop()
     return out
 

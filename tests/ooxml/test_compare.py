@@ -354,3 +354,64 @@ def test_a_removed_table_row_comes_back_as_a_deleted_row(tmp_path, kept):
     rejected, was, accepted, now = lo_texts([(paths["cmp"], "reject"), (paths["old"], "accept"),
                                              (paths["cmp"], "accept"), (paths["new"], "accept")])
     assert rejected == was and accepted == now
+
+
+def cell(content: str) -> str:
+    return f'<w:tc><w:tcPr><w:tcW w:w="2000" w:type="dxa"/></w:tcPr>{content}</w:tc>'
+
+
+def grid(*rows: tuple[str, ...]) -> str:
+    """A table whose cells are paragraph texts or ready XML (a nested table)."""
+    body = "".join("<w:tr>" + "".join(cell(c if c.startswith("<") else para(c)) for c in row) + "</w:tr>"
+                   for row in rows)
+    return f'<w:tbl><w:tblPr><w:tblW w:w="0" w:type="auto"/></w:tblPr>{body}</w:tbl>'
+
+
+NESTED = grid(("N1", "N2")) + "<w:p/>"
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    # a removed row holding a nested table (its text came back twice)
+    (para("S.") + grid(("A", "B"), ("C", NESTED), ("E", "F")) + para("End."),
+     para("S.") + grid(("A", "B"), ("E", "F")) + para("End.")),
+    # the row before the removed one ends with a nested table (the row went into the nested table)
+    (para("S.") + grid(("A", NESTED), ("C", "D"), ("E", "F")), para("S.") + grid(("A", NESTED), ("E", "F"))),
+    # the first row of a second table (the row went into the first table)
+    (grid(("X", "Y")) + "<w:p/>" + grid(("H1", "H2"), ("A", "B")), grid(("X", "Y")) + "<w:p/>" + grid(("A", "B"))),
+])
+def test_a_removed_row_that_cannot_go_back_to_its_own_table_comes_back_as_text(tmp_path, old, new):
+    """Both views still read right (ours and LibreOffice's), and no row is put into a table it was not in."""
+    result = compare(build_docx(old), build_docx(new))
+    paths = {name: tmp_path / f"{name}.docx" for name in ("old", "cmp")}
+    paths["old"].write_bytes(build_docx(old))
+    paths["cmp"].write_bytes(result.docx)
+    rejected = read_document(resolve(result.docx, "reject"), anchor=False).paragraphs
+    assert [p.text for p in rejected if p.text] == [p.text for p in read_document(build_docx(old), anchor=False)
+                                                    .paragraphs if p.text]
+    assert stats(paths["cmp"])["document"]["del_row"] == 0
+    assert lo_texts([(paths["cmp"], "reject")])[0] == lo_texts([(paths["old"], "accept")])[0]
+
+
+def resolve(data: bytes, action: str) -> bytes:
+    from redline.ooxml.resolve import resolve_docx
+
+    return resolve_docx(data, action).docx
+
+
+def test_a_removed_underline_comes_back_as_it_was(tmp_path):
+    text = "The Supplier shall not subcontract."
+    path, result = judged(tmp_path, build_docx(para(text, rpr='<w:u w:val="double"/>')), doc(text))
+    assert result.formatted == 1
+    xml = zipfile.ZipFile(path).read("word/document.xml").decode()
+    assert re.search(r'<w:rPrChange [^>]*><w:rPr><w:u w:val="double"/></w:rPr></w:rPrChange>', xml)
+
+
+def test_a_new_row_whose_paragraph_moved_there_is_still_a_new_row(tmp_path):
+    old = build_docx(para(LONG) + para("S.") + grid(("A", "B")) + para("End one."))
+    new = build_docx(para("S.") + grid(("A", "B"), (LONG, "X")) + para("End one."))
+    result = compare(old, new)
+    path = tmp_path / "cmp.docx"
+    path.write_bytes(result.docx)
+    assert stats(path)["document"]["ins_row"] == 1
+    (tmp_path / "old.docx").write_bytes(old)
+    assert lo_texts([(path, "reject")])[0] == lo_texts([(tmp_path / "old.docx", "accept")])[0]
