@@ -8,7 +8,8 @@ from django.http import Http404, HttpResponse
 from django.views.decorators.http import require_GET
 
 from redline.errors import ApplicationError, NotFound
-from redline.ooxml.compare import Change
+from redline.models import DocumentVersion
+from redline.ooxml.compare import Change, Comparison
 from redline.services.compare import versions_compare
 
 from .. import queries
@@ -43,7 +44,7 @@ def stretches(sequence: list[Change], context: int = CONTEXT) -> list[Stretch]:
     return out
 
 
-def _compare(request: DashboardRequest, document_id: int):
+def _compare(request: DashboardRequest, document_id: int) -> tuple[DocumentVersion, DocumentVersion, Comparison]:
     try:
         from_id, to_id = (int(request.GET[k]) if request.GET.get(k) else None for k in ("from", "to"))
     except ValueError:

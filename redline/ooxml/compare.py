@@ -100,9 +100,9 @@ class Comparison:
 def compare(old: bytes, new: bytes, *, author: str = DEFAULT_COMPARE_AUTHOR, date: str | None = None,
             limits: Limits = DEFAULT_LIMITS) -> Comparison:
     """The redline from ``old`` to ``new`` (untrusted .docx bytes; :class:`DocxError` for input refused)."""
-    old_base, old_had = _accepted(old, limits)
+    old_pkg, old_base, old_had = _accepted(old, limits)
     old_read = read_document(old_base, anchor=False, limits=limits)
-    base, had_revisions = _accepted(new, limits)
+    new_pkg, base, had_revisions = _accepted(new, limits)
     new_read = read_document(base, anchor=True, limits=limits)
     before = [p for p in old_read.paragraphs if not p.is_empty]
     after = [p for p in new_read.paragraphs if not p.is_empty]
@@ -129,7 +129,7 @@ def compare(old: bytes, new: bytes, *, author: str = DEFAULT_COMPARE_AUTHOR, dat
     moves = record_moves(pkg.xml(pkg.main_part), roots, author=writer.author, date=writer.date)
     data = pkg.save()
     _prove(data, before, after, limits)
-    elsewhere = uncompared(Package.open(old_base, limits), Package.open(base, limits), unrecorded)
+    elsewhere = uncompared(old_pkg, new_pkg, unrecorded)
     return Comparison(data, plan.changes, "accepted", had_revisions or old_had, elsewhere, moves, formatted)
 
 
@@ -281,11 +281,12 @@ def _formatting(pkg: Package, same: list[tuple[Paragraph, Paragraph]], next_id: 
     return recorded, unrecorded
 
 
-def _accepted(data: bytes, limits: Limits) -> tuple[bytes, bool]:
-    """A version with every tracked change accepted (what is compared), and whether it had any."""
+def _accepted(data: bytes, limits: Limits) -> tuple[Package, bytes, bool]:
+    """A version with every tracked change accepted (what is compared), as a package and as bytes, and whether
+    it had any. The package is read again only for what the redline does not show (:mod:`.uncompared`)."""
     pkg = Package.open(data, limits)
     count = sum(accept(root) for root in story_roots(pkg))
-    return (pkg.save(), True) if count else (data, False)
+    return pkg, (pkg.save() if count else data), bool(count)
 
 
 def _prove(data: bytes, old: list[Paragraph], new: list[Paragraph], limits: Limits) -> None:

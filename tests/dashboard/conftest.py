@@ -149,3 +149,16 @@ def seed_run(member, docx: bytes, version: PlaybookVersion) -> Seeded:
 @pytest.fixture
 def seeded(alice, playbook, simple_docx) -> Seeded:
     return seed_run(alice, simple_docx, playbook)
+
+
+@pytest.fixture
+def page(browser, base_url: str):
+    """A 1280-px tab on the test server for one browser test; fails the test on any JavaScript error."""
+    context = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(10_000)
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield tab
+    context.close()
+    assert not errors, f"JavaScript errors: {errors}"

@@ -27,18 +27,6 @@ from tests.support.browser import SHOTS
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-@pytest.fixture
-def page(browser: Browser, base_url: str):
-    context = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(10_000)
-    tab = context.new_page()
-    errors: list[str] = []
-    tab.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield tab
-    context.close()
-    assert not errors, f"JavaScript errors: {errors}"
-
-
 def sign_in(page: Page, username: str = "alice") -> None:
     page.goto("/login/")
     page.get_by_label("Username").fill(username)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from redline.services.playbook_edits import playbook_latest_version
 from redline.services.playbooks import playbook_default_install
@@ -22,18 +22,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 POSITION = "Payment within thirty (30) days of a valid invoice, disputed amounts excepted."
 ROW = "#edit-payment-terms-red_lines-{}-{}"
-
-
-@pytest.fixture
-def page(browser: Browser, base_url: str):
-    context = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(10_000)
-    tab = context.new_page()
-    errors: list[str] = []
-    tab.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield tab
-    context.close()
-    assert not errors, f"JavaScript errors: {errors}"
 
 
 def sign_in(page: Page) -> None:
