@@ -10,12 +10,17 @@ turned round (:func:`invert`): an insertion becomes a deletion and back, so the 
 words and figures kept as one phrase ("~~ninety (90)~~ thirty (30) days"); a paragraph that only moved is
 recorded as a Word move (:mod:`.moves`, from eight words up).
 
+Headers, footers, footnotes and endnotes are paired story by story and written the same way, word by word
+(:mod:`.stories`); the body's pictures are compared by their bytes, a changed one deleted and inserted, its
+old media copied into the result (:mod:`.pictures`).
+
 Versions that already hold tracked changes are compared as they read with every change accepted (the
 result says so in ``views``), and the result is proven before it is returned: its accept view read back must
-be ``new``'s text and its reject view ``old``'s, paragraph by paragraph, or :class:`CompareError` says
-where they differ. Scope of this version: the body's text (paragraphs, table cells, content controls). What
-else differs (headers, footers, footnotes, endnotes, pictures, bold/italic/underline on unchanged text) is
-named in ``uncompared`` (:mod:`.uncompared`), never dropped in silence.
+be ``new``'s text and its reject view ``old``'s, paragraph by paragraph, in the body and in every header,
+footer and note, and its accept view must show ``new``'s pictures; otherwise :class:`CompareError` says where
+they differ. What the redline does not show (a header or note only ``old`` has, text in text boxes, pictures
+its reject view does not show as ``old`` had them, bold/italic/underline changed inside one run) is named in
+``uncompared`` (:mod:`.uncompared`), never dropped in silence.
 """
 
 from __future__ import annotations
@@ -36,11 +41,13 @@ from .ops import Op, OpResult
 from .outside_tables import move_out_of_tables
 from .oxml import qn
 from .package import DEFAULT_LIMITS, Limits, Package
-from .paragraphs import Paragraph, read_document
+from .paragraphs import Paragraph, read_document, read_paragraphs
+from .pictures import redline_pictures, views_match
 from .removed_rows import restore_rows
 from .restyle import defined, restyle
 from .revision_kinds import DEL, INS
-from .revisions import accept
+from .revisions import Tracker, accept
+from .stories import KINDS, Written, prove_stories, redline_stories
 from .uncompared import formatting, uncompared
 from .writer import Redliner
 
@@ -51,6 +58,7 @@ _TEXT_TAGS = {qn("w:t"): qn("w:delText"), qn("w:instrText"): qn("w:delInstrText"
 _DELETED_TEXT_TAGS = {v: k for k, v in _TEXT_TAGS.items()}
 _BOOKMARK_START, _BOOKMARK_NAME = qn("w:bookmarkStart"), qn("w:name")
 _R_PR = qn("w:rPr")
+_ORDER = (*KINDS, "pictures")
 
 
 class CompareError(DocxError):
@@ -74,7 +82,9 @@ class Change:
 @dataclass(frozen=True, slots=True)
 class Comparison:
     """The redline (``docx``), every paragraph in document order (``sequence``: the unchanged ones as kind
-    ``same``, for a reader that folds them), and what was compared (``views``)."""
+    ``same``, for a reader that folds them), what was compared (``views``), what else it redlines
+    (``elsewhere``: headers, footers, footnotes, endnotes, pictures) and what else differs but is only named
+    (``uncompared``)."""
 
     docx: bytes
     sequence: list[Change] = field(default_factory=list)
@@ -83,6 +93,7 @@ class Comparison:
     uncompared: list[str] = field(default_factory=list)  # what else differs, not in the redline (.uncompared)
     moves: int = 0  # paragraphs recorded as moved (.moves): each is also one deleted and one inserted change
     formatted: int = 0  # paragraphs whose bold/italic/underline changed, recorded (.formatting_changes)
+    elsewhere: list[str] = field(default_factory=list)  # what else changed and is redlined (headers, …, pictures)
 
     @property
     def changes(self) -> list[Change]:
@@ -100,11 +111,11 @@ class Comparison:
 def compare(old: bytes, new: bytes, *, author: str = DEFAULT_COMPARE_AUTHOR, date: str | None = None,
             limits: Limits = DEFAULT_LIMITS) -> Comparison:
     """The redline from ``old`` to ``new`` (untrusted .docx bytes; :class:`DocxError` for input refused)."""
-    old_pkg, old_base, old_had = _accepted(old, limits)
-    old_read = read_document(old_base, anchor=False, limits=limits)
-    new_pkg, base, had_revisions = _accepted(new, limits)
+    old_pkg, old_had = _accepted(old, limits)
+    new_pkg, had_revisions = _accepted(new, limits)
+    base = new_pkg.save() if had_revisions else new
     new_read = read_document(base, anchor=True, limits=limits)
-    before = [p for p in old_read.paragraphs if not p.is_empty]
+    before = [p for p in read_paragraphs(old_pkg) if not p.is_empty]
     after = [p for p in new_read.paragraphs if not p.is_empty]
     pairs = align([p.text for p in before], [p.text for p in after],
                   [p.anchor for p in before], [p.anchor for p in after])
@@ -118,19 +129,28 @@ def compare(old: bytes, new: bytes, *, author: str = DEFAULT_COMPARE_AUTHOR, dat
     refused = [r for r in results if r.status != "applied"]
     if refused:
         raise CompareError("compare_refused", _refusal(refused[0]))
-    restored, rows = _put_back(pkg, results, plan)
+    known = defined(pkg)
+    restored, rows, located = _put_back(pkg, results, plan, known)
+    stories = redline_stories(old_pkg, pkg, Tracker(writer.author, writer.date, writer.revision_ids), known)
     roots = story_roots(pkg)
     for root in roots:
         invert(root)
     next_id = move_out_of_tables(restored, next_revision_id(roots), author=writer.author, date=writer.date)
     next_id = restore_rows(rows, next_id, author=writer.author, date=writer.date,
                            same_table=_same_table(plan))
-    formatted, unrecorded = _formatting(pkg, plan.same, next_id, author=writer.author, date=writer.date)
+    by_anchor = anchor_map(pkg.xml(pkg.main_part))
+    formatted, unrecorded, next_id = _formatting(by_anchor, plan.same, next_id, author=writer.author,
+                                                 date=writer.date)
+    located.update((before[i].element, by_anchor[a]) for i, j in plan.pairs
+                   if (a := after[j].anchor) is not None and a in by_anchor)
+    _, pictured = redline_pictures(old_pkg, pkg, located, known, next_id, author=writer.author, date=writer.date)
     moves = record_moves(pkg.xml(pkg.main_part), roots, author=writer.author, date=writer.date)
     data = pkg.save()
-    _prove(data, before, after, limits)
-    elsewhere = uncompared(old_pkg, new_pkg, unrecorded)
-    return Comparison(data, plan.changes, "accepted", had_revisions or old_had, elsewhere, moves, formatted)
+    pictures_shown = _prove(data, before, after, stories.written, (old_pkg, new_pkg), limits)
+    named = stories.named | (set() if pictures_shown else {"pictures"})
+    redlined = [k for k in _ORDER if k in stories.redlined or (k == "pictures" and pictured)]
+    return Comparison(data, plan.changes, "accepted", had_revisions or old_had, uncompared(named, unrecorded),
+                      moves, formatted, redlined)
 
 
 def invert(root: etree._Element) -> int:
@@ -221,14 +241,17 @@ class _Plan:
         return Op(0, kind, self.new[j].anchor or "", new_text=new_text)
 
 
-def _put_back(pkg: Package, results: list[OpResult], plan: _Plan) -> tuple[list[etree._Element], list[Rows]]:
+def _put_back(pkg: Package, results: list[OpResult], plan: _Plan, known: tuple[set[str], set[str]]
+              ) -> tuple[list[etree._Element], list[Rows], dict[etree._Element, etree._Element]]:
     """Old paragraphs put back read as they did: their own style and list (:mod:`.restyle`). Returns those that
-    were not in a table (:mod:`.outside_tables` takes them out of one they were written into) and, per old
-    table row, those that were (:mod:`.removed_rows` puts a whole removed row back as a row)."""
-    styles, nums = defined(pkg)
+    were not in a table (:mod:`.outside_tables` takes them out of one they were written into), per old table
+    row those that were (:mod:`.removed_rows` puts a whole removed row back as a row), and each old paragraph's
+    element with the one put back for it (where its pictures go back, :mod:`.pictures`)."""
+    styles, nums = known
     by_anchor = anchor_map(pkg.xml(pkg.main_part))
     outside: list[etree._Element] = []
     rows: list[Rows] = []
+    located: dict[etree._Element, etree._Element] = {}
     for result, olds in zip(results, plan.put_back, strict=True):
         last_row = None
         for anchor, i in zip(result.new_anchors, olds, strict=False):
@@ -236,6 +259,7 @@ def _put_back(pkg: Package, results: list[OpResult], plan: _Plan) -> tuple[list[
                 continue
             old = plan.old[i]
             restyle(p, old.element, styles, nums)
+            located[old.element] = p
             if old.table is None:
                 outside.append(p)
                 last_row = None
@@ -246,7 +270,7 @@ def _put_back(pkg: Package, results: list[OpResult], plan: _Plan) -> tuple[list[
                 last_row = row
             rows[-1][0].append(p)
             rows[-1][1].append(old)
-    return outside, rows
+    return outside, rows, located
 
 
 def _same_table(plan: _Plan) -> Callable[[etree._Element, int], bool]:
@@ -260,11 +284,10 @@ def _same_table(plan: _Plan) -> Callable[[etree._Element, int], bool]:
     return same
 
 
-def _formatting(pkg: Package, same: list[tuple[Paragraph, Paragraph]], next_id: int, *, author: str,
-                date: str) -> tuple[int, list[tuple[Paragraph, Paragraph]]]:
+def _formatting(by_anchor: dict[str, etree._Element], same: list[tuple[Paragraph, Paragraph]], next_id: int, *,
+                author: str, date: str) -> tuple[int, list[tuple[Paragraph, Paragraph]], int]:
     """Bold, italic and underline changed on unchanged text, recorded (:mod:`.formatting_changes`): how many
-    paragraphs, and the pairs it could not record wholly (named as not in the redline)."""
-    by_anchor = anchor_map(pkg.xml(pkg.main_part))
+    paragraphs, the pairs it could not record wholly (named as not in the redline), and the next revision id."""
     unrecorded = []
     recorded = 0
     for old, new in same:
@@ -278,22 +301,26 @@ def _formatting(pkg: Package, same: list[tuple[Paragraph, Paragraph]], next_id: 
         recorded += 1
         if not complete:
             unrecorded.append((old, new))
-    return recorded, unrecorded
+    return recorded, unrecorded, next_id
 
 
-def _accepted(data: bytes, limits: Limits) -> tuple[Package, bytes, bool]:
-    """A version with every tracked change accepted (what is compared), as a package and as bytes, and whether
-    it had any. The package is read again only for what the redline does not show (:mod:`.uncompared`)."""
+def _accepted(data: bytes, limits: Limits) -> tuple[Package, bool]:
+    """A version with every tracked change accepted (what is compared), and whether it had any. The old
+    version's body, stories and pictures are read from this package itself; the new one is written out again
+    to be anchored."""
     pkg = Package.open(data, limits)
-    count = sum(accept(root) for root in story_roots(pkg))
-    return pkg, (pkg.save() if count else data), bool(count)
+    return pkg, bool(sum(accept(root) for root in story_roots(pkg)))
 
 
-def _prove(data: bytes, old: list[Paragraph], new: list[Paragraph], limits: Limits) -> None:
-    """The result's accept view must read as ``new`` and its reject view as ``old``, paragraph by paragraph."""
-    read = read_document(data, anchor=False, limits=limits)
-    for view, want, got in (("accept", [p.text for p in new], [p.text for p in read.paragraphs]),
-                            ("reject", [p.text for p in old], [p.original_text for p in read.paragraphs])):
+def _prove(data: bytes, old: list[Paragraph], new: list[Paragraph], stories: list[Written],
+           versions: tuple[Package, Package], limits: Limits) -> bool:
+    """The result's accept view must read as ``new`` and its reject view as ``old``, paragraph by paragraph, in
+    the body and in every header, footer and note, and its accept view must show the new version's pictures.
+    Returns whether its reject view shows the old version's pictures (if not, they are named)."""
+    final = Package.open(data, limits)
+    read = read_paragraphs(final)
+    for view, want, got in (("accept", [p.text for p in new], [p.text for p in read]),
+                            ("reject", [p.text for p in old], [p.original_text for p in read])):
         w = [normalise(t) for t in want if normalise(t)]
         g = [normalise(t) for t in got if normalise(t)]
         if w != g:
@@ -301,6 +328,13 @@ def _prove(data: bytes, old: list[Paragraph], new: list[Paragraph], limits: Limi
             raise CompareError("compare_unproven", f"The redline's {view} view differs at paragraph {at + 1}: "
                                                    f"{(g[at] if at < len(g) else '(nothing)')[:80]!r} instead of "
                                                    f"{(w[at] if at < len(w) else '(nothing)')[:80]!r}.")
+    problem = prove_stories(final, stories)
+    if problem is not None:
+        raise CompareError("compare_unproven", f"The redline's {problem}.")
+    accepted, rejected = views_match(*versions, final)
+    if not accepted:
+        raise CompareError("compare_unproven", "The redline's accept view does not show the new version's pictures.")
+    return rejected
 
 
 def _refusal(result: OpResult) -> str:

@@ -188,27 +188,6 @@ def test_libreoffice_opens_the_redlines_and_reads_them_as_the_new_versions(tmp_p
         assert opens(tmp_path / f"{name}-cmp.docx"), name
 
 
-FOOTNOTES = ('<w:footnotes xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">'
-             '<w:footnote w:id="1"><w:p><w:r><w:t>{}</w:t></w:r></w:p></w:footnote></w:footnotes>')
-HEADER = ('<w:hdr xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">'
-          '<w:p><w:r><w:t>{}</w:t></w:r></w:p></w:hdr>')
-W_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/"
-FOOTNOTES_CT = "application/vnd.openxmlformats-officedocument.wordprocessingml.footnotes+xml"
-HEADER_CT = "application/vnd.openxmlformats-officedocument.wordprocessingml.header+xml"
-
-
-@pytest.mark.parametrize(("old_parts", "new_parts", "said"), [
-    ({"word/footnotes.xml": (FOOTNOTES.format("Net of tax."), FOOTNOTES_CT, W_REL + "footnotes")},
-     {"word/footnotes.xml": (FOOTNOTES.format("Gross of tax."), FOOTNOTES_CT, W_REL + "footnotes")}, "footnotes"),
-    ({"word/header1.xml": (HEADER.format("Draft 1"), HEADER_CT, W_REL + "header")},
-     {"word/header1.xml": (HEADER.format("Final"), HEADER_CT, W_REL + "header")}, "headers"),
-])
-def test_what_the_redline_does_not_show_is_named(tmp_path, old_parts, new_parts, said):
-    body = para("Same text in both.")
-    _, result = judged(tmp_path, build_docx(body, extra_parts=old_parts), build_docx(body, extra_parts=new_parts))
-    assert result.changes == [] and result.uncompared == [said]
-
-
 def test_bold_added_to_unchanged_text_is_a_formatting_change(tmp_path):
     """LibreOffice judges: rejecting every change takes the bold away, accepting keeps it."""
     path, result = judged(tmp_path, doc("The Supplier shall not subcontract."),
