@@ -31,7 +31,7 @@ def compare_versions(request: HttpRequest, document_id: int, body: CompareIn) ->
     return {"document_id": document_id, "from_version_id": old.pk, "to_version_id": new.pk, "views": result.views,
             "had_revisions": result.had_revisions, "counts": result.counts, "moved": result.moves,
             "formatting_changed": result.formatted,
-            "uncompared": result.uncompared,
+            "also_redlined": result.elsewhere, "uncompared": result.uncompared,
             "changes": [c.to_dict() for c in result.changes],
             "download_url": f"/api/documents/{document_id}/compare.docx?{query}"}
 

@@ -27,6 +27,9 @@ class CompareOut(Schema):
     counts: dict[str, int]  # changed, inserted, deleted paragraphs
     moved: int  # of those, paragraphs recorded as moved (one deleted and one inserted change each)
     formatting_changed: int  # paragraphs whose bold, italic or underline changed (recorded as formatting changes)
+    # what else changed and is redlined besides the body's paragraphs: headers, footers, footnotes, endnotes,
+    # pictures (the changes list holds the body's paragraphs only)
+    also_redlined: list[str]
     # what else differs and is not in the redline: headers, footers, footnotes, endnotes, pictures,
     # "bold, italic or underline" (look there by eye)
     uncompared: list[str]

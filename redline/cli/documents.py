@@ -134,10 +134,12 @@ def run_compare(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"views": result.views, "counts": counts, "moved": result.moves,
                           "formatting_changed": result.formatted,
-                          "uncompared": result.uncompared,
+                          "also_redlined": result.elsewhere, "uncompared": result.uncompared,
                           "changes": [c.to_dict() for c in result.changes]}, ensure_ascii=False, indent=1))
     print(f"compared {result.views} views: {counts['changed']} changed, {counts['inserted']} inserted, "
           f"{counts['deleted']} deleted paragraphs ({result.moves} of them moved); wrote {args.out}", file=sys.stderr)
+    if result.elsewhere:
+        print(f"also redlined: {', '.join(result.elsewhere)}", file=sys.stderr)
     if result.uncompared:
         print(f"also different, not in the redline: {', '.join(result.uncompared)}", file=sys.stderr)
     return EXIT_OK

@@ -43,7 +43,7 @@ def test_compare_lists_the_changes_and_downloads_the_redline(alice, versions, tm
     assert resp.status_code == 200, resp.content
     body = resp.json()
     assert body["counts"] == {"changed": 2, "inserted": 1, "deleted": 0} and body["views"] == "accepted"
-    assert body["uncompared"] == []
+    assert body["uncompared"] == [] and body["also_redlined"] == []
     assert [(c["kind"], c["before"], c["after"]) for c in body["changes"]] == [
         ("changed", "Notice of ninety (90) days is required.", "Notice of thirty (30) days is required."),
         ("changed", LAW.format("Texas"), LAW.format("New York")), ("inserted", "", "3. Counterparts")]

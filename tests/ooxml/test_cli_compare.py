@@ -10,6 +10,8 @@ from redline.cli.main import main
 from tests.support import oracles
 from tests.support.docx_builder import build_docx, para
 
+from .test_compare_stories import docx, story
+
 
 @pytest.fixture
 def versions(tmp_path):
@@ -34,6 +36,17 @@ def test_compare_writes_the_redline_and_prints_its_changes(versions, tmp_path, c
     assert oracles.pandoc_text(out, "accept") == ["Term.", "Notice of thirty (30) days.", "Added."]
     assert oracles.pandoc_text(out, "reject") == ["Term.", "Notice of ninety (90) days.", "Gone."]
     assert set(oracles.stats(out)["authors"]) == {"Opposing Counsel"}
+
+
+def test_compare_says_what_else_it_redlined(tmp_path, capsys):
+    old, new, out = tmp_path / "old.docx", tmp_path / "new.docx", tmp_path / "cmp.docx"
+    old.write_bytes(docx(para("Term."), headers={"default": story("hdr", "DRAFT")}))
+    new.write_bytes(docx(para("Term."), headers={"default": story("hdr", "FINAL")}))
+    assert main(["compare", "--old", str(old), "--new", str(new), "--out", str(out), "--json"]) == 0
+    printed = capsys.readouterr()
+    body = json.loads(printed.out)
+    assert body["also_redlined"] == ["headers"] and body["uncompared"] == [] and body["changes"] == []
+    assert "also redlined: headers" in printed.err
 
 
 @pytest.mark.parametrize(("which", "content", "code"), [
