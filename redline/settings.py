@@ -173,7 +173,20 @@ OPENAI_BASE_URL = env.str("OPENAI_BASE_URL", default="") or None
 REDLINE_OPENAI_MODEL = env.str("REDLINE_OPENAI_MODEL", default="gpt-4o-mini")
 REDLINE_OPENAI_TIMEOUT_S = env.float("REDLINE_OPENAI_TIMEOUT_S", default=60.0)
 REDLINE_OPENAI_MAX_RETRIES = env.int("REDLINE_OPENAI_MAX_RETRIES", default=4)
-REDLINE_OPENAI_CONCURRENCY = env.int("REDLINE_OPENAI_CONCURRENCY", default=4)
+# Model calls one run makes at once (an adaptive limit: lowered on 429/5xx, raised again after successes).
+REDLINE_OPENAI_CONCURRENCY = env.int("REDLINE_OPENAI_CONCURRENCY", default=16)
+# Model calls all the runs of one workspace make at once, per worker process (each process keeps its own limiter:
+# N processes may make N times as many calls); a 429's Retry-After pauses the workspace's runs in that process.
+REDLINE_OPENAI_WORKSPACE_CONCURRENCY = env.int("REDLINE_OPENAI_WORKSPACE_CONCURRENCY",
+                                               default=REDLINE_OPENAI_CONCURRENCY)
+# USD per million tokens (input, output) by model, for a run's estimated cost. REDLINE_MODEL_PRICES (JSON,
+# {"model": [input, output]}) adds models or overrides these; a model with no price shows its cost as unknown.
+REDLINE_MODEL_PRICES: dict[str, tuple[float, float]] = {
+    "gpt-4o-mini": (0.15, 0.60), "gpt-4o": (2.50, 10.00), "gpt-4.1-nano": (0.10, 0.40),
+    "gpt-4.1-mini": (0.40, 1.60), "gpt-4.1": (2.00, 8.00),
+    **{model: (float(prices[0]), float(prices[1]))
+       for model, prices in env.json("REDLINE_MODEL_PRICES", default={}).items()},
+}
 
 # glibc malloc arenas per web server process (redline.server.malloc); 0 keeps glibc's default.
 REDLINE_MALLOC_ARENAS = env.int("REDLINE_MALLOC_ARENAS", default=2)

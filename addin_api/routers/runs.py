@@ -16,6 +16,7 @@ from redline.errors import NotFound
 from redline.jobs.streams import TICKET_MAX_AGE_S, ticket_issue
 from redline.models import AnalysisRun, RunStatus, Suggestion
 from redline.services.learning import run_round_report, suggestion_outcomes
+from redline.services.run_cost import run_cost
 from redline.services.run_summary import run_summary
 from redline.services.runs import document_sides, run_export, run_redline, run_request
 
@@ -41,6 +42,7 @@ def _run_out(run: AnalysisRun) -> dict:
         "error_message": run.error_message, "job_id": run.job_id, "created_at": run.created_at,
         "started_at": run.started_at, "finished_at": run.finished_at,
         "summary": summary.to_dict() if (summary := run_summary(run=run)) else None,
+        "cost": cost.to_dict() if (cost := run_cost(run=run)) else None,
     }
 
 

@@ -58,6 +58,25 @@ class RunSummaryOut(Schema):
     untracked: list[dict[str, str | None]] = []
 
 
+class RunCostOut(Schema):
+    """What the run asked of the model and its estimated cost (``stats`` has the same figures, unworded)."""
+
+    # In words, as the run page shows it: "Model: gpt-4o-mini · 12 calls · 48,210 tokens in / 3,120 out ·
+    # est. $0.0091", "Model: gpt-4o-mini · 0 calls — all 240 answers from cache", "Offline engine · no model calls"
+    line: str
+    model: str  # "" for the offline engine
+    calls: int  # model calls (each retried attempt counts in ``retries``, not here)
+    retries: int
+    prompt_tokens: int
+    completion_tokens: int
+    cost_usd: float | None  # estimate from the server's price table; null: no price for the model (unknown, not 0)
+    cache_hits: int  # answers taken from the cache instead of a call
+    cache_misses: int
+    # what became of the model's findings: "Model findings: 9 · dropped: off target 2 · kept as comments:
+    # foreign terms 1 · repaired: partial phrase 1" ("" for the offline engine, or when it found nothing)
+    guards: str
+
+
 class RunOut(Schema):
     id: int
     document_id: int
@@ -77,6 +96,7 @@ class RunOut(Schema):
     started_at: datetime | None
     finished_at: datetime | None
     summary: RunSummaryOut | None = None  # once the run is done
+    cost: RunCostOut | None = None  # once the run has stats
 
 
 class SuggestionOut(Schema):

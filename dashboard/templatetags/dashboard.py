@@ -5,6 +5,8 @@ from __future__ import annotations
 from django import template
 from django.utils.safestring import SafeString
 
+from redline.services.run_cost import dollars as _dollars
+
 from ..diffs import WordChange, word_diff
 from ..markdown import render_markdown
 
@@ -21,6 +23,18 @@ def words(value: str) -> str:
 def percent(rate: float | None) -> str:
     """A 0–1 rate as a whole percentage; "—" when there was nothing to divide by."""
     return "—" if rate is None else f"{round(rate * 100)}%"
+
+
+@register.filter
+def thousands(count: int) -> str:
+    """A count with thousands separators: 48210 → "48,210" (token counts are read at a glance)."""
+    return f"{count:,}"
+
+
+@register.filter
+def dollars(cost: float | None) -> str:
+    """An estimated cost as the run page says it; "unknown" when there is no price."""
+    return _dollars(cost)
 
 
 @register.filter

@@ -17,6 +17,7 @@ from redline.services.documents import Linked, document_version_create
 from redline.services.feedback import feedback_give
 from redline.services.files import docx_scan
 from redline.services.playbook_edits import playbook_latest_version
+from redline.services.run_cost import run_cost
 from redline.services.runs import document_sides, run_export, run_request
 
 from .. import overview, queries
@@ -165,7 +166,7 @@ def _run_context(request: DashboardRequest, run: AnalysisRun) -> dict:
     context = {"run": run, "finished": finished, "progress": progress, "percent": percent, "section": "documents",
                "feedback_form": FeedbackForm(), "count": 0}
     if finished:
-        context.update(_results_context(request, run), summary=run_page_summary(run=run))
+        context.update(_results_context(request, run), summary=run_page_summary(run=run), cost=run_cost(run=run))
     return context
 
 

@@ -119,7 +119,7 @@ def reciprocal_parties(rule: Rule, texts: Iterable[str], parties: tuple[str, ...
         lower = text.lower()
         for i, m in matchers:
             for match in m.finditer(text, lower):
-                seen[i].add(_norm_party(match.group("party")))
+                seen[i].add(party_key(match.group("party")))
     return {i: frozenset(s) for i, s in seen.items()}
 
 
@@ -144,7 +144,7 @@ def _red_flags(
             continue  # here within the clause; the review gate looks at the whole contract
         for m in (first, *candidates):
             names = _names(m, parties) if "party" in m.re.groupindex else {}
-            if flag.reciprocal and reciprocal.get(i, frozenset()) - {_norm_party(m.group("party"))}:
+            if flag.reciprocal and reciprocal.get(i, frozenset()) - {party_key(m.group("party"))}:
                 continue  # another party does the same thing elsewhere: not one-sided
             severity = flag.severity or rule.severity
             message = _fill(flag.message, names)
@@ -169,7 +169,7 @@ def _thresholds(rule: Rule, text: str) -> list[Hit]:
     quantities = find_quantities(text)
     if not quantities:
         return []
-    fragments = _fragments(text)
+    fragments = clause_fragments(text)
     hits: list[Hit] = []
     taken: set[tuple[int, int]] = set()
     for j, t in enumerate(rule.thresholds):
@@ -178,10 +178,10 @@ def _thresholds(rule: Rule, text: str) -> list[Hit]:
         for q in quantities:
             if (q.start, q.end) in taken:
                 continue
-            actual = _measure(q, t)
-            if actual is None or _within(actual, t):
+            actual = measure_for(q, t)
+            if actual is None or meets_limit(actual, t):
                 continue
-            window = _window(text, q, fragments)
+            window = quantity_window(text, q, fragments)
             if not near.search(window) or (unless and unless.search(window)):
                 continue
             taken.add((q.start, q.end))
@@ -189,7 +189,7 @@ def _thresholds(rule: Rule, text: str) -> list[Hit]:
     return hits
 
 
-def _within(actual: float, t: Threshold) -> bool:
+def meets_limit(actual: float, t: Threshold) -> bool:
     """Whether a measured value meets the limit; durations within 2% count as equal (two months is sixty
     days, one year is twelve months: a lawyer does not count the odd day)."""
     if t.unit in DURATION_UNITS and abs(actual - t.value) <= 0.02 * max(t.value, 1e-9):
@@ -197,7 +197,7 @@ def _within(actual: float, t: Threshold) -> bool:
     return _OPS[t.operator](actual, t.value)
 
 
-def _measure(q: Quantity, t: Threshold) -> float | None:
+def measure_for(q: Quantity, t: Threshold) -> float | None:
     if t.unit == "amount" and t.currency and q.unit != t.currency:
         return None
     return convert(q, t.unit, t.per)
@@ -237,7 +237,7 @@ def _proposal(t: Threshold, q: Quantity) -> str | None:
 
 
 @lru_cache(maxsize=8192)
-def _fragments(text: str) -> tuple[tuple[int, int], ...]:
+def clause_fragments(text: str) -> tuple[tuple[int, int], ...]:
     bounds, start = [], 0
     for m in _BREAK.finditer(text):
         bounds.append((start, m.start()))
@@ -246,7 +246,7 @@ def _fragments(text: str) -> tuple[tuple[int, int], ...]:
     return tuple(bounds)
 
 
-def _window(text: str, q: Quantity, fragments: tuple[tuple[int, int], ...]) -> str:
+def quantity_window(text: str, q: Quantity, fragments: tuple[tuple[int, int], ...]) -> str:
     fs, fe = next(((s, e) for s, e in fragments if s <= q.start < max(e, s + 1)), (0, len(text)))
     return text[max(fs, q.start - _BEFORE) : min(fe, q.end + _AFTER)]
 
@@ -254,14 +254,14 @@ def _window(text: str, q: Quantity, fragments: tuple[tuple[int, int], ...]) -> s
 # ---------------------------------------------------------------- parties
 
 
-def _norm_party(name: str) -> str:
+def party_key(name: str) -> str:
     name = re.sub(r"^the\s+", "", name.strip(), flags=re.IGNORECASE)
     return re.sub(r"\s+", " ", re.sub(r"['’]s$", "", name)).lower()
 
 
 def _names(m: re.Match[str], parties: tuple[str, ...]) -> dict[str, str]:
     """{party}, {Party}, {counterparty}, {Counterparty} for message and text templates."""
-    key = _norm_party(m.group("party"))
+    key = party_key(m.group("party"))
     canonical = next((p for p in parties if p.lower() == key), None)
     party = canonical or key.title()
     others = [p for p in parties if p.lower() != key]

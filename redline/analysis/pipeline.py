@@ -1,9 +1,9 @@
 """The review pipeline: clauses + playbook + provider → grounded, validated suggestions.
 
 For each enabled rule: select the paragraphs it applies to, check whether a required clause is missing, look
-every (rule, paragraph) pair up in the result cache, ask the provider only about the misses (in batches,
-concurrently when the provider allows; a provider that can tell at a glance which paragraphs it has nothing to
-say about is asked about the others only), then ground each finding's quote, drop suggestions the lawyer already
+every (rule, paragraph) pair up in the result cache, ask the provider only about the misses (a model in batches
+of the contract that read each paragraph once for all its rules, concurrently; a provider that can tell at a
+glance which paragraphs it has nothing to say about is asked about the others only), then ground each finding's quote, drop suggestions the lawyer already
 rejected, score risk and validate. Everything is keyed to anchors and deterministic: the same input gives the
 same suggestions with the same ids, so a retried run never duplicates anything.
 
@@ -32,6 +32,7 @@ from redline.retrieval.edits import EditWarning, edit_warnings
 from redline.retrieval.graph import ContractGraph
 from redline.retrieval.hygiene import DEFAULT_KINDS
 
+from .batches import RulePlan
 from .cache import Cache
 from .checks import reciprocal_parties
 from .clauses import Clause
@@ -44,7 +45,7 @@ from .placement.place import place_missing, stagger
 from .placement.where import describe
 from .playbook.model import Playbook, Rule, Severity
 from .prompts import PromptMode
-from .provider_calls import Job, ProviderCalls, RulePlan
+from .provider_calls import BatchJob, Job, ProviderCalls
 from .providers.base import PreferenceUpdate, Provider, ProviderError, ProviderResponse, Related
 from .rejections import Rejection, rejection_filter
 from .review.asking import ask_finding, uncertain_clause
@@ -134,12 +135,8 @@ class _Review:
         self.prior_rejections = prior_rejections
         self.preferences_text = preferences_text
         self.preferences_version = preferences_version
-        self.cache = cache
-        self.validator = validator
-        self.suppress = suppress
-        self.progress = progress
-        self.graph = graph
-        self.acting_for = acting_for
+        self.cache, self.validator, self.suppress = cache, validator, suppress
+        self.progress, self.graph, self.acting_for = progress, graph, acting_for
         self._related_cache: dict[int, tuple[Related, ...]] = {}
         self._clause_keys: dict[tuple[int, bool], str] = {}
         self.stats = ReviewStats()
@@ -177,7 +174,8 @@ class _Review:
         self.calls = ProviderCalls(
             self.doc, self.provider, self.cache, self.stats, self._related, mode=self.mode,
             prior_rejections=self.prior_rejections, preferences_text=self.preferences_text,
-            preference_updates=self.preference_updates, acting_for=self.gate.cast.side_name)
+            preference_updates=self.preference_updates, acting_for=self.gate.cast.side_name,
+            terms=tuple(dict.fromkeys(d.term for d in self.graph.definitions)) if self.graph is not None else ())
         plans = [self._plan(rule) for rule in rules]
         placed = [p for p in plans if p.placement is not None]  # clauses sharing an anchor get distinct numbers
         for plan, placement in zip(placed, stagger([p.placement for p in placed]), strict=True):
@@ -258,48 +256,49 @@ class _Review:
         return self._related_cache[i]
 
     def _analyze(self, plans: list[RulePlan]) -> None:
-        jobs: list[Job] = []
-        for plan in plans:
-            asked = self.calls.lookup(plan)
-            want_missing = plan.missing_key is not None and plan.missing is None
-            batches = self.calls.jobs(plan, asked, want_missing)
-            plan.pending = len(batches)
-            jobs.extend(batches)
+        jobs = self.calls.plan_jobs([(plan, self.calls.lookup(plan)) for plan in plans])
         self.stats.requests = len(jobs)
-        done_rules = 0
+        done = [0, 0]  # rules finished, requests answered
+
+        def finish(plan: RulePlan) -> None:
+            self._finish(plan)
+            done[0] += 1
+            self.progress("progress", {"stage": "analyze", "done": done[0], "total": len(plans),
+                                       "requests_done": done[1], "requests": len(jobs)})
+
         for plan in plans:
             if plan.pending == 0:
-                self._finish(plan)
-                done_rules += 1
-                self._emit("analyze", done_rules, len(plans))
-        if not jobs:
-            return
-        if self.provider.max_concurrency <= 1:
+                finish(plan)
+
+        def answered(job: Job | BatchJob, response: ProviderResponse) -> None:
+            self.calls.absorb(job, response)
+            done[1] += 1
+            finished = 0
+            for plan in job.plans:
+                plan.pending -= 1
+                if plan.pending == 0:
+                    finish(plan)
+                    finished += 1
+            if not finished:  # a batch that completes no rule yet still moves the stream on
+                self.progress("progress", {"stage": "analyze", "done": done[0], "total": len(plans),
+                                           "requests_done": done[1], "requests": len(jobs)})
+
+        if len(jobs) <= 1 or self.provider.max_concurrency <= 1:
             for job in jobs:
-                self.calls.absorb(job, self.provider.analyze(job.request))
-                done_rules += self._maybe_finish(job.plan, done_rules, len(plans))
+                answered(job, self.calls.send(job))
             return
-        with ThreadPoolExecutor(max_workers=self.provider.max_concurrency, thread_name_prefix="redline-review") as pool:
-            futures: dict[Future[ProviderResponse], Job] = {pool.submit(self.provider.analyze, j.request): j for j in jobs}
+        workers = min(self.provider.max_concurrency, len(jobs))
+        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="redline-review") as pool:
+            futures: dict[Future[ProviderResponse], Job | BatchJob] = {pool.submit(self.calls.send, j): j for j in jobs}
             try:
                 while futures:
                     finished, _ = wait(futures, return_when=FIRST_COMPLETED)
                     for future in finished:
-                        job = futures.pop(future)
-                        self.calls.absorb(job, future.result())
-                        done_rules += self._maybe_finish(job.plan, done_rules, len(plans))
+                        answered(futures.pop(future), future.result())
             except BaseException:
                 for future in futures:
                     future.cancel()
                 raise
-
-    def _maybe_finish(self, plan: RulePlan, done_rules: int, total: int) -> int:
-        plan.pending -= 1
-        if plan.pending:
-            return 0
-        self._finish(plan)
-        self._emit("analyze", done_rules + 1, total)
-        return 1
 
     # ------------------------------------------------------------ suggestions
 

@@ -11,7 +11,7 @@ model never sees anchors or any other id.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from functools import cache
 from importlib import resources
@@ -20,8 +20,13 @@ from string import Template
 from .playbook.model import Rule
 from .rejections import Rejection, format_rejections
 
-PROMPT_FILES = ("first_run", "rerun", "output_rules", "rule", "side", "no_side", "context", "missing", "validator",
-                "validator_input")
+PROMPT_FILES = ("first_run", "rerun", "output_rules", "batch", "rule", "side", "no_side", "context", "missing",
+                "validator", "validator_input")
+# A context block names at most this many of the paragraphs relying on it (a definition a whole batch uses
+# would otherwise list every number).
+MAX_USERS = 4
+# At most this many defined terms are listed in a request (a contract's first ones: its core vocabulary).
+MAX_TERMS = 120
 
 
 class PromptMode(StrEnum):
@@ -71,22 +76,19 @@ def _bullets(lines: Sequence[str]) -> str:
     return "\n".join(f"  {i}. {line}" for i, line in enumerate(lines, 1)) if lines else "  (none)"
 
 
-def rule_prompt(rule: Rule, paragraphs: str, *, missing_after: int | None = None, context: str = "",
-                side: str = "") -> str:
-    """The user message for one rule and a batch of numbered paragraphs; ``context`` is
-    :func:`related_context`'s block (empty when the paragraphs rely on nothing elsewhere); ``side`` the party
-    the review acts for ("" : none chosen)."""
+def rule_brief(rule: Rule, ref: str, *, drafting: bool = False) -> str:
+    """One playbook rule as a batch lists it, under its local name ``ref`` ("R3"). Its suggested language is
+    given only where the batch drafts the rule's missing clause (``drafting``): a fix to a paragraph follows
+    the preferred position, and every rule's full text in every call is what made a review cost fifteen
+    times its contract (the rule's examples are for the playbook's own tests, not the model)."""
     flags = [f.message for f in rule.red_flags]
     limits = [
         f"{t.metric.replace('_', ' ')} {t.operator} {t.value:g} {t.unit.replace('_', ' ')}" + (f" per {t.per}" if t.per else "")
         for t in rule.thresholds
     ]
-    examples = ""
-    if rule.examples:
-        lines = [f"- ({'should be flagged' if e.expect == 'flag' else 'acceptable'}) {e.text}" for e in rule.examples]
-        examples = "## Examples\n\n" + "\n".join(lines) + "\n\n"
-    text = render(
+    return render(
         "rule",
+        ref=ref,
         title=rule.title,
         category=rule.category.value.replace("_", " "),
         severity=rule.severity.value,
@@ -95,26 +97,47 @@ def rule_prompt(rule: Rule, paragraphs: str, *, missing_after: int | None = None
         fallbacks=_bullets(rule.fallbacks),
         red_flags=_bullets(flags),
         thresholds=_bullets(limits),
-        suggested_language=rule.suggested_language or "(none)",
-        examples=examples,
+        suggested_language=f"- Suggested language: {rule.suggested_language}\n"
+        if drafting and rule.suggested_language else "",
+    )
+
+
+def batch_prompt(rules: Sequence[tuple[str, Rule]], paragraphs: str, *, missing: Sequence[tuple[str, str, int]] = (),
+                 context: str = "", side: str = "", parties: Sequence[str] = (), terms: Sequence[str] = ()) -> str:
+    """The user message for a batch: the contract's side, parties and defined terms, the ``rules`` it needs
+    (local name, rule), ``context`` (:func:`related_context`'s block), the numbered ``paragraphs`` and the
+    ``missing`` clauses to draft (local name, title, number of the paragraph they go after)."""
+    wanted = "".join(f"- {ref} ({title}): insert after paragraph [{after}]\n" for ref, title, after in missing)
+    drafting = {ref for ref, _, _ in missing}
+    listed = list(terms[:MAX_TERMS])
+    return render(
+        "batch",
+        side=render("side", party=side) if side else render("no_side"),
+        parties=", ".join(parties) or "(not found)",
+        terms=", ".join(f'"{t}"' for t in listed) + (" …" if len(terms) > len(listed) else "") or "(none found)",
+        rules="\n".join(rule_brief(rule, ref, drafting=ref in drafting) for ref, rule in rules),
         context=context,
         paragraphs=paragraphs,
-        side=render("side", party=side) if side else render("no_side"),
+        missing=render("missing", missing=wanted) if wanted else "",
     )
-    if missing_after is not None:
-        text += render("missing", after=str(missing_after))
-    return text
 
 
-def number_paragraphs(items: Sequence[tuple[int, str, str, str | None]], *, excerpts: frozenset[int] = frozenset()) -> str:
-    """Render (number, text, section, list label) as "[n] (section · number)" blocks; the numbers in
-    ``excerpts`` are marked as excerpts (only the sentences concerning the rule, "[…]" for the rest)."""
+def number_paragraphs(items: Sequence[tuple[int, str, str, str | None]], *, excerpts: frozenset[int] = frozenset(),
+                      rules: Mapping[int, Sequence[str]] | None = None) -> str:
+    """Render (number, text, section, list label) as "[n] (section · number · rules)" blocks, the section only
+    where it changes (a paragraph is in the section last named above it); the numbers in
+    ``excerpts`` are marked as excerpts (only the sentences concerning its rules, "[…]" for the rest);
+    ``rules`` gives each paragraph's rules by local name (a paragraph with none is an insertion point)."""
     blocks = []
+    previous = ""
     for number, text, section, label in items:
-        marks = (f"in: {section}" if section else "", f"numbered {label}" if label else "",
-                 "excerpt: […] marks text left out" if number in excerpts else "")
+        named = rules.get(number, ()) if rules is not None else None
+        marks = (f"in: {section}" if section and section != previous else "", f"numbered {label}" if label else "",
+                 "excerpt: […] marks text left out" if number in excerpts else "",
+                 "" if named is None else f"rules: {', '.join(named)}" if named else "insertion point")
         where = " · ".join(x for x in marks if x)
         blocks.append(f"[{number}]" + (f" ({where})" if where else "") + f"\n{text}")
+        previous = section or previous
     return "\n\n".join(blocks)
 
 
@@ -140,5 +163,7 @@ def related_context(items: Sequence[tuple[int, str, str, str]], paragraphs: Sequ
     for key, (label, text) in shown.items():
         number = in_batch.get(" ".join(text.split()))
         body = f"(paragraph [{number}] below)" if number is not None else text
-        blocks.append(f"### {label} (relied on by {', '.join(f'[{n}]' for n in users[key])})\n{body}")
+        named = ", ".join(f"[{n}]" for n in users[key][:MAX_USERS])
+        more = f" and {len(users[key]) - MAX_USERS} more" if len(users[key]) > MAX_USERS else ""
+        blocks.append(f"### {label} (relied on by {named}{more})\n{body}")
     return render("context", related="\n\n".join(blocks))

@@ -4,52 +4,48 @@ Split from :mod:`redline.analysis.pipeline`, which plans the rules and turns
 findings into suggestions; this module is everything between a rule's plan
 and its grounded findings: which (rule, paragraph) pairs the result cache
 already answers, how the rest is grouped into requests within the provider's
-size budget, and how a response is checked against the paragraph text (a
-quote that is not there is a hallucination and is dropped, counted). A
-provider that takes excerpts is shown a rule's excerpt of a long paragraph
-(:mod:`.excerpts`) and its findings are still grounded in the whole paragraph.
+size budget (rule by rule for the offline engine, across rules for a model:
+:mod:`.batches`), and how a response is checked against the paragraph text (a
+quote that is not there is a hallucination and is dropped, counted; a finding
+for a rule on a paragraph it was not asked to read for it is off target). A
+model that takes excerpts is shown of a long paragraph only the union of its
+rules' excerpts (:mod:`.excerpts`), and its findings are still grounded in the
+whole paragraph; the offline engine, asked rule by rule, reads whole paragraphs.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
+from .batches import Batch, RulePlan, group_batches, union_excerpt
 from .cache import Cache
 from .document import Document
 from .excerpts import Excerpt
 from .grounding import locate, widen_to_unique
-from .placement.place import Placement
-from .playbook.model import Rule, Severity
-from .prompts import PromptMode
-from .providers.base import Item, PreferenceUpdate, Provider, ProviderResponse, RawFinding, Related, RuleRequest
+from .playbook.model import Severity
+from .prompts import PromptMode, rule_brief
+from .providers.base import (
+    BatchRequest,
+    Item,
+    PreferenceUpdate,
+    Provider,
+    ProviderResponse,
+    RawFinding,
+    Related,
+    RuleRequest,
+)
 from .rejections import Rejection
 from .review_report import ReviewStats
 from .suggestions import Kind
 
 _KINDS = {k.value for k in Kind}
+# What a batch shows of the rest of the contract (definitions, cited sections), at most: the room the
+# retrieval benchmark's strict recall is measured in (docs/retrieval.md), beside the batch's own clauses.
+BATCH_CONTEXT_CHARS = 8_000
 _NEEDS_TEXT = {Kind.REPLACE, Kind.REWRITE, Kind.INSERT}
 _WHOLE = {Kind.REWRITE, Kind.DELETE}  # act on the whole paragraph: never from an excerpt
-
-
-@dataclass(slots=True)
-class RulePlan:
-    """One rule's work: what is cached, what must be asked, what came back."""
-
-    rule: Rule
-    selected: list[int]
-    missing_at: int | None
-    reciprocal: dict[int, frozenset[str]]
-    keys: dict[int, str]
-    missing_key: str | None
-    found: dict[int, list[dict[str, Any]]] = field(default_factory=dict)  # clause → grounded findings
-    missing: list[dict[str, Any]] | None = None
-    pending: int = 0
-    placement: Placement | None = None  # where the missing clause goes and its number (missing_at is its anchor)
-    excerpts: dict[int, Excerpt] = field(default_factory=dict)  # clause → what the provider is shown of it
-    ask_at: int | None = None  # a required clause the engine neither finds nor rules out: asked about here
-    routed: list[str] = field(default_factory=list)  # anchors of the rule's clause kind, before any screening
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +59,27 @@ class Job:
     asked: int
     with_missing: bool
 
+    @property
+    def plans(self) -> list[RulePlan]:
+        """The rules this request answers for."""
+        return [self.plan]
+
+
+@dataclass(frozen=True, slots=True)
+class BatchJob:
+    """One model call about a run of the contract (:mod:`.batches`): item *n* is clause ``indices[n - 1]``;
+    ``excerpts`` what it shows of the clauses it does not show whole."""
+
+    request: BatchRequest
+    indices: list[int]
+    batch: Batch
+    excerpts: dict[int, Excerpt]
+
+    @property
+    def plans(self) -> list[RulePlan]:
+        """The rules this request answers for."""
+        return list(self.batch.plans.values())
+
 
 class ProviderCalls:
     """Asks the provider about one review's rules, sharing the review's document, cache and counters."""
@@ -70,7 +87,8 @@ class ProviderCalls:
     def __init__(self, doc: Document, provider: Provider, cache: Cache | None, stats: ReviewStats,
                  related: Callable[[int], tuple[Related, ...]], *, mode: PromptMode,
                  prior_rejections: tuple[Rejection, ...], preferences_text: str,
-                 preference_updates: list[PreferenceUpdate], acting_for: str = "") -> None:
+                 preference_updates: list[PreferenceUpdate], acting_for: str = "",
+                 terms: tuple[str, ...] = ()) -> None:
         self.doc = doc
         self.provider = provider
         self.cache = cache
@@ -81,6 +99,34 @@ class ProviderCalls:
         self.preferences_text = preferences_text
         self.preference_updates = preference_updates
         self.acting_for = acting_for
+        self.terms = terms
+        self._brief: dict[str, int] = {}
+        self._union: dict[int, Excerpt | None] = {}
+
+    def plan_jobs(self, asks: list[tuple[RulePlan, list[int]]]) -> list[Job] | list[BatchJob]:
+        """The requests for the clauses still to ask about (``asks``: each plan with :meth:`lookup`'s answer)
+        and the missing clauses still to draft: per rule, or in batches across rules for a provider that
+        takes them. Sets each plan's ``pending`` to the number of requests it waits for."""
+        wanting = [p for p, _ in asks if p.missing_key is not None and p.missing is None]
+        jobs: list[Job] | list[BatchJob]
+        if hasattr(self.provider, "analyze_batch"):
+            jobs = [self._batch_job(b) for b in group_batches(
+                [(p, asked) for p, asked in asks if asked], wanting, limit=self.provider.max_batch_chars,
+                clause_cost=self._batch_cost, rule_cost=self._rule_cost)]
+        else:
+            jobs = [j for p, asked in asks for j in self.jobs(p, asked, any(p is w for w in wanting))]
+        for plan, _ in asks:
+            plan.pending = 0
+        for job in jobs:
+            for plan in job.plans:
+                plan.pending += 1
+        return jobs
+
+    def send(self, job: Job | BatchJob) -> ProviderResponse:
+        """Make the request (called from worker threads)."""
+        if isinstance(job, BatchJob):
+            return self.provider.analyze_batch(job.request)  # type: ignore[attr-defined]
+        return self.provider.analyze(job.request)
 
     def lookup(self, plan: RulePlan) -> list[int]:
         """Fill ``plan`` from the cache; return the selected clauses still to ask about."""
@@ -131,22 +177,69 @@ class ProviderCalls:
             out.append(Job(plan, request, indices, len(group), with_missing))
         return out
 
-    def _cost(self, plan: RulePlan, i: int, shown: set[str]) -> int:
-        """Characters clause *i* (or its excerpt) adds to a request that already shows the related context
-        ``shown``."""
-        return len(self._shown(plan, i)) + sum(len(r.text) for r in self.related(i) if r.key not in shown)
+    def _rule_cost(self, plan: RulePlan) -> int:
+        key = plan.rule.key
+        if key not in self._brief:
+            self._brief[key] = len(rule_brief(plan.rule, "R0"))
+        return self._brief[key]
 
-    def _shown(self, plan: RulePlan, i: int) -> str:
-        """What the provider is shown of clause *i* for the plan's rule: its excerpt or its text."""
-        excerpt = plan.excerpts.get(i)
-        return excerpt.text if excerpt is not None else self.doc.clauses[i].text
+    def _shown_in_batch(self, plans: list[RulePlan], i: int) -> Excerpt | None:
+        if i not in self._union:
+            self._union[i] = union_excerpt([p.excerpts.get(i) for p in plans], self.doc.clauses[i].text)
+        return self._union[i]
+
+    def _batch_cost(self, i: int, plans: list[RulePlan], shown: set[str]) -> tuple[int, set[str]]:
+        excerpt = self._shown_in_batch(plans, i)
+        return len(excerpt.text if excerpt is not None else self.doc.clauses[i].text), set()
+
+    def _batch_context(self, indices: list[int], asked: set[int]) -> dict[int, tuple[Related, ...]]:
+        """What each asked clause of a batch relies on elsewhere, within :data:`BATCH_CONTEXT_CHARS` for the
+        batch: what more of its clauses rely on first (a definition used throughout the run before a section
+        one clause cites), then in order of first use; a text that is itself one of the batch's clauses costs
+        nothing (the prompt points to it)."""
+        users: dict[str, int] = {}
+        first: dict[str, Related] = {}
+        for i in indices:
+            for r in self.related(i) if i in asked else ():
+                users[r.key] = users.get(r.key, 0) + 1
+                first.setdefault(r.key, r)
+        inside = {" ".join(self.doc.clauses[i].text.split()) for i in indices}
+        room, kept = BATCH_CONTEXT_CHARS, set()
+        for key in sorted(first, key=lambda k: -users[k]):  # stable: ties keep first use
+            cost = 0 if " ".join(first[key].text.split()) in inside else len(first[key].text)
+            if cost <= room:
+                kept.add(key)
+                room -= cost
+        return {i: tuple(r for r in self.related(i) if r.key in kept) for i in indices if i in asked}
+
+    def _batch_job(self, batch: Batch) -> BatchJob:
+        items, excerpts = [], {}
+        context = self._batch_context(batch.indices, {i for clauses in batch.asked.values() for i in clauses})
+        for n, i in enumerate(batch.indices, 1):
+            clause = self.doc.clauses[i]
+            keys = tuple(k for k, clauses in batch.asked.items() if i in clauses)
+            excerpt = self._shown_in_batch([batch.plans[k] for k in keys], i) if keys else None
+            if excerpt is not None:
+                excerpts[i] = excerpt
+            items.append(Item(n, excerpt.text if excerpt is not None else clause.text, self.doc.context(i),
+                              clause.list_label, context.get(i, ()), excerpt=excerpt is not None,
+                              rules=keys))  # an insertion point only is shown whole, for no rule
+        request = BatchRequest(
+            rules=tuple(p.rule for p in batch.plans.values()), items=tuple(items), mode=self.mode,
+            missing={k: batch.indices.index(at) + 1 for k, at in batch.missing.items()}, parties=self.doc.parties,
+            terms=self.terms, prior_rejections=self.prior_rejections, preferences_text=self.preferences_text,
+            acting_for=self.acting_for)
+        return BatchJob(request, list(batch.indices), batch, excerpts)
+
+    def _cost(self, plan: RulePlan, i: int, shown: set[str]) -> int:
+        """Characters clause *i* adds to a request that already shows the related context ``shown``."""
+        return len(self.doc.clauses[i].text) + sum(len(r.text) for r in self.related(i) if r.key not in shown)
 
     def _request(self, plan: RulePlan, indices: list[int], asked: int, with_missing: bool) -> RuleRequest:
         items = tuple(
-            Item(n, self._shown(plan, i), self.doc.context(i), self.doc.clauses[i].list_label,
-                 self.related(i), excerpt=i in plan.excerpts) if n <= asked
-            else Item(n, self.doc.clauses[i].text, self.doc.context(i), self.doc.clauses[i].list_label)
-            for n, i in enumerate(indices, 1)  # the insertion point is shown whole, not judged
+            Item(n, self.doc.clauses[i].text, self.doc.context(i), self.doc.clauses[i].list_label,
+                 self.related(i) if n <= asked else ())  # the insertion point is shown, not judged
+            for n, i in enumerate(indices, 1)
         )
         return RuleRequest(
             rule=plan.rule,
@@ -160,11 +253,14 @@ class ProviderCalls:
             acting_for=self.acting_for,
         )
 
-    def absorb(self, job: Job, response: ProviderResponse) -> None:
-        """Ground a provider response, file findings per clause, and cache them."""
-        plan, indices, with_missing = job.plan, job.indices, job.with_missing
+    def absorb(self, job: Job | BatchJob, response: ProviderResponse) -> None:
+        """Ground a provider response, file findings per rule and clause, and cache them."""
         self.stats.usage.add(response.usage)
         self.preference_updates.extend(response.preference_updates)
+        if isinstance(job, BatchJob):
+            self._absorb_batch(job, response)
+            return
+        plan, indices, with_missing = job.plan, job.indices, job.with_missing
         asked = set(indices[: job.asked])
         per_clause: dict[int, list[dict[str, Any]]] = {i: [] for i in asked}
         missing: list[dict[str, Any]] = []
@@ -174,8 +270,7 @@ class ProviderCalls:
                 self.stats.hallucination_drops += 1
                 continue
             i = indices[finding.paragraph - 1]
-            excerpt = plan.excerpts.get(i) if i in asked else None
-            grounded = self._ground(finding, self.doc.clauses[i].text, excerpt)
+            grounded = self._ground(finding, self.doc.clauses[i].text)
             if grounded is None:
                 continue
             if with_missing and i == plan.missing_at and (grounded["source"] == "missing" or grounded["kind"] == "insert"):
@@ -193,6 +288,33 @@ class ProviderCalls:
             items = {plan.keys[i]: found for i, found in per_clause.items()}
             if with_missing and plan.missing_key:
                 items[plan.missing_key] = missing
+            self.cache.set_many(items)
+
+    def _absorb_batch(self, job: BatchJob, response: ProviderResponse) -> None:
+        batch = job.batch
+        found: dict[tuple[str, int], list[dict[str, Any]]] = {(k, i): [] for k, cl in batch.asked.items() for i in cl}
+        missing: dict[str, list[dict[str, Any]]] = {k: [] for k in batch.missing}
+        for finding in response.findings:
+            self.stats.raw_findings += 1
+            if not 1 <= finding.paragraph <= len(job.indices):
+                self.stats.hallucination_drops += 1
+                continue
+            i = job.indices[finding.paragraph - 1]
+            text = self.doc.clauses[i].text
+            if batch.missing.get(finding.rule) == i and (finding.source == "missing" or finding.kind == "insert"):
+                if (grounded := self._ground(finding, text)) is not None:
+                    missing[finding.rule].append(grounded)
+            elif (finding.rule, i) not in found:
+                self.stats.off_target_drops += 1  # another rule's paragraph, or a rule not in the batch
+            elif (grounded := self._ground(finding, text, job.excerpts.get(i))) is not None:
+                found[(finding.rule, i)].append(grounded)
+        for (key, i), grounded_list in found.items():
+            batch.plans[key].found[i] = grounded_list
+        for key, drafted in missing.items():
+            batch.plans[key].missing = drafted
+        if self.cache is not None:
+            items = {batch.plans[k].keys[i]: f for (k, i), f in found.items()}
+            items |= {key: drafted for k, drafted in missing.items() if (key := batch.plans[k].missing_key)}
             self.cache.set_many(items)
 
     def _ground(self, finding: RawFinding, text: str, excerpt: Excerpt | None = None) -> dict[str, Any] | None:

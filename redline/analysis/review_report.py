@@ -30,6 +30,7 @@ class ReviewStats:
     grounded: int = 0
     hallucination_drops: int = 0
     invalid_drops: int = 0
+    off_target_drops: int = 0  # a model's finding for a rule on a paragraph it was not asked to read for it
     cache_hits: int = 0
     cache_misses: int = 0
     verdict_cache_hits: int = 0
@@ -55,7 +56,8 @@ class ReviewStats:
             "prompt_tokens": self.usage.prompt_tokens, "completion_tokens": self.usage.completion_tokens,
             "cost_usd": round(self.usage.cost_usd, 6), "raw_findings": self.raw_findings, "grounded": self.grounded,
             "hallucination_drops": self.hallucination_drops, "hallucination_rate": round(self.hallucination_rate, 4),
-            "invalid_drops": self.invalid_drops, "cache_hits": self.cache_hits, "cache_misses": self.cache_misses,
+            "invalid_drops": self.invalid_drops, "off_target_drops": self.off_target_drops,
+            "cache_hits": self.cache_hits, "cache_misses": self.cache_misses,
             "verdict_cache_hits": self.verdict_cache_hits, "verdict_cache_misses": self.verdict_cache_misses,
             "suppressed": self.suppressed, "suggestions": self.suggestions,
             "timings_ms": {k: round(v, 1) for k, v in self.timings_ms.items()},

@@ -17,8 +17,8 @@ def add_bench(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--repeat", type=int, default=5, help="runs per measurement (median reported)")
     p.add_argument("--workdir", default="bench-out", help="where generated contracts and outputs go")
     p.add_argument("--openai-latency", type=float, default=1.5,
-                   help="also review a 20-page contract through the OpenAI SDK against a loopback server "
-                        "answering after this many seconds per call (0 to skip)")
+                   help="also run `redline review --provider openai` on 20- and 100-page contracts against a "
+                        "loopback server answering after this many seconds per call (0 to skip)")
     p.add_argument("--revisions", type=int, metavar="N", default=0,
                    help="instead: accept, reject and extract on contracts given about N tracked changes "
                         "(e.g. --pages 300 --revisions 2000), beside pandoc's own accept")
@@ -51,7 +51,7 @@ def run_bench(args: argparse.Namespace) -> int:
 
     compare_rows(pages, repeat=args.repeat, workdir=Path(args.workdir), out=sys.stdout)
     if args.openai_latency > 0:
-        from redline.bench.processes import openai_latency
+        from redline.bench.model_path import model_rows  # the path users run, batching and all
 
-        openai_latency(pages=20, latency=args.openai_latency, workdir=Path(args.workdir), out=sys.stdout)
+        model_rows([20, 100], latency=args.openai_latency, workdir=Path(args.workdir), out=sys.stdout)
     return EXIT_OK

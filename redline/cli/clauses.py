@@ -173,16 +173,16 @@ def run_clauses_routing(args: argparse.Namespace) -> int:
     rows = {key: {name: {"recall": round(t.recall, 1), "found": t.found, "spans": t.total, "chars": t.chars}
                   for name, t in views.items()} for key, views in figures.items()}
     total = {name: [sum(v[name][f] for v in rows.values()) for f in ("found", "spans", "chars")]
-             for name in ("engine", "keywords", "excerpts")}
+             for name in ("engine", "keywords", "batches")}
     if args.json:
         print(json.dumps({"rules": rows, "total": total}, indent=1))
         return EXIT_OK
     print(f"{'rule':<36} {'engine recall':>13} {'chars':>10} {'keywords recall':>15} {'chars':>10} "
-          f"{'excerpts recall':>15} {'chars':>10}")
+          f"{'batches recall':>15} {'chars':>10}")
     for key, v in rows.items():
         print(f"{key:<36} {v['engine']['recall']:>12.1f}% {v['engine']['chars']:>10} "
               f"{v['keywords']['recall']:>14.1f}% {v['keywords']['chars']:>10} "
-              f"{v['excerpts']['recall']:>14.1f}% {v['excerpts']['chars']:>10}")
+              f"{v['batches']['recall']:>14.1f}% {v['batches']['chars']:>10}")
     for name, (found, spans, chars) in total.items():
         # Two decimals and the counts: 1,245 of 1,311 is 94.97%, which one decimal would show as the 95.0% target.
         print(f"all rules, {name}: {found} of {spans} gold spans ({100 * found / max(1, spans):.2f}%), "

@@ -44,6 +44,11 @@ _PAREN_GLUE = frozenset(
 _LIST_TERM_RE = re.compile(r"^((?:[A-Z][\w/&'’-]*|of|and|or|the|for|in|to)(?:\s+(?:[A-Z][\w/&'’-]*|of|and|or|the|for|in|to)){0,7})"
                            r"\s+(?:shall\s+mean|means|shall\s+have\s+the\s+meaning|has\s+the\s+meaning)\b")
 _MAX_TERM_WORDS = 8
+_POINTER_RE = re.compile(
+    r"\b(?:ha(?:s|ve)|shall\s+have)\s+the\s+(?:respective\s+)?meanings?\s+(?:set\s+(?:forth|out)|given|assigned|"
+    r"ascribed|specified|provided|attributed|stated|defined)\b|\bas\s+(?:such\s+term\s+is\s+)?defined\s+in\b",
+    re.IGNORECASE,
+)
 
 
 @dataclass(slots=True)
@@ -61,6 +66,15 @@ class DefinitionSite:
         """JSON-ready form."""
         return {"block": self.block, "start": self.start, "end": self.end, "term_start": self.term_start,
                 "term_end": self.term_end, "pattern": self.pattern}
+
+
+def is_pointer(text: str) -> bool:
+    """Whether a definition only sends the reader elsewhere ("has the meaning set forth in Section 7.1").
+
+    Such a site says where the term is defined, not what it means: context
+    built for a reader (or a model) shows the substantive site first.
+    """
+    return bool(_POINTER_RE.search(text))
 
 
 @dataclass(slots=True)

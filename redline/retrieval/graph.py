@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .blocks import Block, ParagraphLike, blocks_from_paragraphs, blocks_from_text
-from .definitions import Definition, Usage, find_definitions, find_usages, term_key
+from .definitions import Definition, DefinitionSite, Usage, find_definitions, find_usages, is_pointer, term_key
 from .edges import Edge, make_edges
 from .layout import Role, classify
 from .references import RawRef, Reference, extract, find_references, normalise_number, split_ident
@@ -290,6 +290,12 @@ class ContractGraph:
         texts = [self.text[s.start:s.end] for s in d.sites]
         anchors = tuple(dict.fromkeys(self.blocks[s.block].anchor for s in d.sites))
         return "\n".join(texts), anchors
+
+    def primary_sites(self, did: str) -> list[DefinitionSite]:
+        """A term's sites, the ones that say what it means before those that only point elsewhere
+        ("has the meaning set forth in Section 7.1"), each group in document order."""
+        sites = self._definition_by_id[did].sites
+        return sorted(sites, key=lambda s: (is_pointer(self.text[s.start:s.end]), s.start))
 
     def definition_by_id(self, did: str) -> Definition:
         """A definition by id."""

@@ -25,6 +25,7 @@ from django.utils import timezone
 
 from ..errors import ApplicationError
 from ..models import AnalysisRun, Feedback, KnownEntry, Outcome, PlaybookVersion, Rule, Suggestion, Workspace
+from .run_cost import model_use
 
 TIME_RANGES = {"7d": 7, "30d": 30, "90d": 90, "all": None}
 NOISY_MIN_SAMPLE = 5
@@ -67,16 +68,21 @@ def _rate(part: int, whole: int) -> float | None:
 
 
 def analytics_summary(*, workspace: Workspace, time_range: str = "30d", playbook_id: int | None = None) -> dict:
-    """Totals, rates by rule/category/severity/validator status, thumbs, daily series and rule health."""
+    """Totals, rates by rule/category/severity/validator status, thumbs, daily series, rule health, and the
+    model calls, tokens and estimated cost of the period's runs."""
     if time_range not in TIME_RANGES:
         raise ApplicationError("invalid_time_range", f"time_range must be one of {', '.join(TIME_RANGES)}.",
                                status=422)
     days = TIME_RANGES[time_range]
     suggestions = Suggestion.objects.filter(run__workspace=workspace)
+    runs = AnalysisRun.objects.filter(workspace=workspace)
     if days is not None:
-        suggestions = suggestions.filter(created_at__gte=timezone.now() - timedelta(days=days))
+        since = timezone.now() - timedelta(days=days)
+        suggestions = suggestions.filter(created_at__gte=since)
+        runs = runs.filter(created_at__gte=since)
     if playbook_id is not None:
         suggestions = suggestions.filter(run__playbook_version__playbook_id=playbook_id)
+        runs = runs.filter(playbook_version__playbook_id=playbook_id)
     # One row per group of suggestions that share everything the summary splits them by: the database counts,
     # the suggestion rows (and their large JSON) never come to Python, so the cost does not grow with them.
     outcome = KnownEntry.objects.filter(suggestion=OuterRef("pk")).order_by("-pk").values("outcome")[:1]
@@ -124,6 +130,7 @@ def analytics_summary(*, workspace: Workspace, time_range: str = "30d", playbook
         "thumbs": {"tags": dict(tags.most_common()), "reasons": dict(reasons.most_common())},
         "daily": [{"date": d.isoformat(), **b.to_dict()} for d, b in sorted(daily.items())],
         "rule_health": _rule_health(groups["rule"], titles, _playbook_rules(workspace, playbook_id)),
+        "model_use": model_use(runs=runs),  # every run of the period, with suggestions or not
     }
 
 

@@ -188,7 +188,7 @@ def _review(run: AnalysisRun, progress: ProgressCallback) -> ReviewResult:
         result = review(
             clauses_from_paragraphs(read.paragraphs),
             playbook_version_spec(version=run.playbook_version),
-            provider_build(run.provider),
+            provider_build(run.provider, workspace_id=run.workspace_id),
             rerun=KnownEntry.objects.filter(document=document).exists(),
             prior_rejections=[r.to_rejection() for r in rejected],
             preferences_text=_preferences_text(run),

@@ -120,6 +120,7 @@ function signedOut(reason = "") {
   $("progress").hidden = true;
   $("summary").textContent = "";
   $("not-repeated").hidden = true;
+  $("run-cost").hidden = true;
   $("rule-status").hidden = true;
   $("untracked").hidden = true;
   clauses.clear();
@@ -151,6 +152,7 @@ async function signIn() {
 
 async function review() {
   $("not-repeated").hidden = true;
+  $("run-cost").hidden = true;
   $("rule-status").hidden = true;
   $("untracked").hidden = true;
   $("summary").textContent = "";
@@ -199,17 +201,20 @@ async function review() {
   state.suggestions = suggestions;
   state.final = true;
   $("progress").hidden = true; // the summary below is the one completion message
-  showSummary(finished.summary);
+  showSummary(finished.summary, finished.cost);
   draw();
 }
 
-/** The server's honest summary: headline, what was not proposed again, one line per rule. */
-function showSummary(summary) {
+/** The server's honest summary: headline, what was not proposed again, what the model was asked and its
+ * estimated cost (in the server's words, as the run page says it), one line per rule. */
+function showSummary(summary, cost) {
   const headline = summary ? summary.headline : "";
   $("summary").textContent = headline && `Review complete: ${headline[0].toLowerCase()}${headline.slice(1)}`;
   const notRepeated = (summary && summary.not_repeated) || "";
   $("not-repeated").textContent = notRepeated;
   $("not-repeated").hidden = !notRepeated;
+  $("run-cost").textContent = (cost && cost.line) || "";
+  $("run-cost").hidden = !cost;
   $("rule-status").hidden = !renderRuleLines($("rule-lines"), summary, pickRule);
   $("untracked").hidden = !renderUntracked($("untracked-list"), summary, (change, item) => showParagraph(change.anchor, item));
 }

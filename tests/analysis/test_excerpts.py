@@ -18,7 +18,7 @@ from redline.analysis.document import build_document
 from redline.analysis.excerpts import GAP, WHOLE_UP_TO, excerpt_of
 from redline.analysis.pipeline import review
 from redline.analysis.playbook.model import Playbook
-from redline.analysis.providers.base import ProviderResponse, RawFinding, RuleRequest, Usage
+from redline.analysis.providers.base import BatchRequest, ProviderResponse, RawFinding, Usage
 from redline.analysis.providers.offline import OfflineProvider
 from redline.analysis.selection import rule_matchers
 from redline.analysis.suggestions import Kind
@@ -45,7 +45,8 @@ def clauses():
 
 
 class ExcerptedProvider:
-    """Takes excerpts like a model provider; answers with fixed findings and records each request."""
+    """Takes excerpts in batches like a model provider; answers with fixed findings (under the batch's first
+    rule) and records each request."""
 
     name = "scripted"
     model = "script"
@@ -56,11 +57,12 @@ class ExcerptedProvider:
 
     def __init__(self, findings: list[RawFinding]) -> None:
         self.findings = findings
-        self.requests: list[RuleRequest] = []
+        self.requests: list[BatchRequest] = []
 
-    def analyze(self, request: RuleRequest) -> ProviderResponse:
+    def analyze_batch(self, request: BatchRequest) -> ProviderResponse:
         self.requests.append(request)
-        return ProviderResponse(tuple(self.findings), Usage(calls=1))
+        return ProviderResponse(tuple(replace(f, rule=request.rules[0].key) for f in self.findings),
+                                Usage(calls=1))
 
 
 def test_a_long_paragraph_is_cut_to_the_rules_whole_sentences_marked_as_an_excerpt(playbook):
@@ -116,7 +118,7 @@ def test_the_provider_is_shown_the_excerpt_and_its_quotes_ground_against_the_who
         RawFinding(1, "comment", "by the Customer", comment="Receipt is hard to prove; use the invoice date."),
     ])
     source = clauses()
-    result = review(source, Playbook("p", (playbook.rule("payment-terms"),)), provider)
+    result = review(source, Playbook("p", (playbook.rule("payment-terms"),)), provider, acting_for="Supplier")
     (request,) = provider.requests
     shown = {item.text: item.excerpt for item in request.items}
     assert shown == {f"{GAP} {PAYMENT} {GAP} {LATE} {GAP}": True, SHORT: False}

@@ -89,7 +89,7 @@ def test_pipeline_drops_and_counts_hallucinated_quotes(playbook):
         RawFinding(1, "replace", "ninety (90) days", "", "No replacement text."),
         RawFinding(1, "explode", "ninety (90) days", comment="Unknown kind."),
     ])
-    result = review(clauses, Playbook("p", (rule,)), provider)
+    result = review(clauses, Playbook("p", (rule,)), provider, acting_for="Supplier")
     stats = result.stats
     assert (stats.raw_findings, stats.grounded, stats.hallucination_drops, stats.invalid_drops) == (6, 2, 2, 2)
     assert stats.hallucination_rate == pytest.approx(2 / 6)
@@ -98,9 +98,9 @@ def test_pipeline_drops_and_counts_hallucinated_quotes(playbook):
 
 
 def test_a_repeated_quote_is_widened_so_the_writer_needs_no_occurrence_count(playbook):
-    clauses = make_clauses([("Pay within ten (10) days of receipt, within ten (10) days.", None, None)])
+    clauses = make_clauses([("The Customer shall pay within ten (10) days of receipt, within ten (10) days.", None, None)])
     provider = ScriptedProvider([RawFinding(1, "replace", "ten (10) days", "thirty (30) days", "Too short.")])
-    result = review(clauses, Playbook("p", (playbook.rule("payment-terms"),)), provider)
+    result = review(clauses, Playbook("p", (playbook.rule("payment-terms"),)), provider, acting_for="Customer")
     (s,) = result.suggestions
     assert (s.quote, s.new_text, s.occurrence) == ("ten (10) days of", "thirty (30) days of", 1)
     assert clauses[0].text.count(s.quote) == 1

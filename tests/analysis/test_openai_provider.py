@@ -15,8 +15,8 @@ import pytest
 from redline.analysis.excerpts import GAP
 from redline.analysis.pipeline import ReviewError, review
 from redline.analysis.playbook.model import Playbook
-from redline.analysis.providers.base import Item, ProviderError, RuleRequest
-from redline.analysis.providers.openai import FINDINGS_SCHEMA, OpenAIProvider, OpenAIValidator
+from redline.analysis.providers.base import BatchRequest, Item, ProviderError
+from redline.analysis.providers.openai import OpenAIProvider, OpenAIValidator, findings_schema
 from redline.analysis.rejections import Rejection
 from redline.analysis.suggestions import Kind
 from redline.analysis.validator import DocumentFacts, Status
@@ -51,13 +51,18 @@ def payment_answer(body: dict) -> Reply:
                                 "new_text": "sixty (60) days", "comment": "Ninety days exceeds the 60-day maximum."}))
 
 
+def one_paragraph(playbook) -> BatchRequest:
+    rule = playbook.rule("payment-terms")
+    return BatchRequest(rules=(rule,), items=(Item(1, "Pay within 90 days.", rules=(rule.key,)),))
+
+
 def payment_only(playbook) -> Playbook:
     return Playbook("payment", (playbook.rule("payment-terms"),))
 
 
 def test_structured_output_success_and_what_we_send(server, msa, playbook):
     server.responder = payment_answer
-    result = review(msa, payment_only(playbook), provider(server))
+    result = review(msa, payment_only(playbook), provider(server), acting_for="Supplier")
     (s,) = result.suggestions
     assert (s.anchor, s.kind, s.quote, s.new_text) == (anchor_of(msa, "1.1 "), Kind.REPLACE, "ninety (90) days",
                                                        "sixty (60) days")
@@ -70,11 +75,11 @@ def test_structured_output_success_and_what_we_send(server, msa, playbook):
     body = sent.body
     assert body["model"] == "gpt-test" and body["temperature"] == 0
     assert body["response_format"] == {"type": "json_schema", "json_schema": {
-        "name": "contract_findings", "strict": True, "schema": FINDINGS_SCHEMA}}
+        "name": "contract_findings", "strict": True, "schema": findings_schema(["R1"])}}
     system, user = body["messages"]
     assert system["role"] == "system" and "This is the first review of this document." in system["content"]
     assert "Previously rejected" not in system["content"]
-    assert "## Playbook rule: Payment terms" in user["content"] and "[1]" in user["content"]
+    assert "### R1: Payment terms" in user["content"] and "[1]" in user["content"]
     assert "_RL_" not in sent.text and not re.search(r"_RL_[0-9a-f]{12}", sent.text)  # no anchors, no ids
     assert "in: 1. Fees and Payment" in user["content"]  # section context, not ids
 
@@ -84,6 +89,7 @@ def test_rerun_prompt_carries_rejections_and_preferences_and_the_filter_still_ap
     rejection = Rejection("REPLACE_TEXT", original_text="ninety (90) days", new_text="sixty (60) days",
                           comment_text="Ninety days exceeds the 60-day maximum.")
     result = review(msa, payment_only(playbook), provider(server), rerun=True, prior_rejections=[rejection],
+                    acting_for="Supplier",
                     preferences_text="## Payment Terms\nNinety-day payment terms are acceptable for this client.")
     assert result.suggestions == [] and result.stats.suppressed == 1
     system = server.requests[0].messages[0]["content"]
@@ -132,23 +138,23 @@ def test_persistent_timeouts_end_the_review_with_a_clear_error(server, msa, play
 ])
 def test_malformed_model_output_is_a_provider_error(server, playbook, content, where):
     server.script(completion(content))
-    request = RuleRequest(rule=playbook.rule("payment-terms"), items=(Item(1, "Pay within 90 days."),))
+    request = one_paragraph(playbook)
     with pytest.raises(ProviderError) as err:
-        provider(server).analyze(request)
+        provider(server).analyze_batch(request)
     assert err.value.code == "malformed_output" and where in err.value.message
     assert err.value.usage.prompt_tokens == 120  # the tokens were spent all the same
     assert len(server.requests) == 1  # a bad answer is not retried blindly
 
 
 def test_truncated_and_client_errors_are_not_retried(server, msa, playbook):
-    request = RuleRequest(rule=playbook.rule("payment-terms"), items=(Item(1, "Pay within 90 days."),))
+    request = one_paragraph(playbook)
     cases = [(completion(findings(), finish_reason="length"), "truncated"), (error(400, "bad schema"), "bad_request"),
              (error(401, "no key"), "auth")]
     for reply, code in cases:
         server.requests.clear()
         server.script(reply)
         with pytest.raises(ProviderError) as err:
-            provider(server).analyze(request)
+            provider(server).analyze_batch(request)
         assert err.value.code == code and len(server.requests) == 1
         assert "bad schema" not in err.value.message and "no key" not in err.value.message  # upstream text not echoed
 
@@ -179,9 +185,9 @@ def test_a_long_paragraph_is_sent_as_the_rules_excerpt_and_the_answer_grounds_in
             {"paragraph": n, "kind": "rewrite", "quote": "", "new_text": PAYMENT, "comment": "Seen in part."},
         ))
     server.responder = answer
-    result = review(source, payment_only(playbook), provider(server))
+    result = review(source, payment_only(playbook), provider(server), acting_for="Supplier")
     user = server.requests[0].messages[1]["content"]
-    assert f"excerpt: {GAP} marks text left out)\n{GAP} {PAYMENT} {GAP} {LATE} {GAP}" in user
+    assert f"excerpt: {GAP} marks text left out · rules: R1)\n{GAP} {PAYMENT} {GAP} {LATE} {GAP}" in user
     assert "premises tidy" not in user and "press release" not in user  # the left-out sentences are not sent
     assert "A paragraph marked `excerpt` shows only the sentences" in server.requests[0].messages[0]["content"]
     (s,) = result.suggestions  # the rewrite of a paragraph seen in part is dropped
@@ -202,7 +208,7 @@ def test_a_missing_clause_is_asked_for_at_its_insertion_point(server, msa, playb
     (s,) = result.suggestions
     assert s.kind is Kind.INSERT and s.anchor == anchor_of(msa, "10.1 ")
     user = server.requests[0].messages[1]["content"]
-    assert "## Missing clause" in user and "The contract contains no clause that satisfies this rule" in user
+    assert "## Missing clauses" in user and "- R1 (Governing law): insert after paragraph [" in user
 
 
 def test_concurrency_is_bounded(msa, playbook):
@@ -221,7 +227,7 @@ def test_concurrency_is_bounded(msa, playbook):
         return completion(findings())
 
     with ChatServer(responder=slow) as srv:
-        result = review(msa, playbook, provider(srv, max_concurrency=3))
+        result = review(msa, playbook, provider(srv, max_concurrency=3, max_batch_chars=1))  # a clause a call
     assert result.stats.requests >= 6 and len(srv.requests) == result.stats.requests
     assert peak[0] == 3  # parallel, but never more than allowed
 

@@ -12,10 +12,10 @@ from redline.analysis.cache import MemoryCache
 from redline.analysis.prompts import (
     PROMPT_FILES,
     PromptMode,
+    batch_prompt,
     load_prompt,
     number_paragraphs,
     render,
-    rule_prompt,
     system_prompt,
 )
 from redline.analysis.rejections import Rejection
@@ -42,15 +42,22 @@ def test_rendering_refuses_missing_values():
         load_prompt("../secrets")
 
 
-def test_rule_prompt_lists_the_playbook_and_numbers_paragraphs(playbook):
-    rule = playbook.rule("late-payment")
-    paragraphs = number_paragraphs([(1, "Interest accrues at 2% per month.", "6 Payment", "6.2"), (2, "Second.", "", None)])
-    text = rule_prompt(rule, paragraphs, missing_after=2)
-    assert "[1] (in: 6 Payment · numbered 6.2)\nInterest accrues at 2% per month." in text
-    assert "[2]\nSecond." in text
-    assert "late interest rate <= 1.5 percent per month" in text
-    assert "(should be flagged) Overdue amounts shall bear interest" in text
-    assert "paragraph [2]" in text
+def test_batch_prompt_lists_each_rule_once_and_names_each_paragraphs_rules(playbook):
+    late, law = playbook.rule("late-payment"), playbook.rule("governing-law")
+    paragraphs = number_paragraphs([(1, "Interest accrues at 2% per month.", "6 Payment", "6.2"),
+                                    (2, "Interest is simple.", "6 Payment", "6.3"), (3, "Second.", "", None)],
+                                   rules={1: ["R1"], 2: ["R1"], 3: []})
+    text = batch_prompt([("R1", late), ("R2", law)], paragraphs, missing=[("R2", law.title, 3)], side="the Customer",
+                        parties=["Acme Ltd (the Supplier)", "Beta plc (the Customer)"], terms=["Charges", "Services"])
+    assert "[1] (in: 6 Payment · numbered 6.2 · rules: R1)\nInterest accrues at 2% per month." in text
+    assert "[2] (numbered 6.3 · rules: R1)" in text  # the section is named where it changes only
+    assert "[3] (insertion point)\nSecond." in text
+    assert text.count("late interest rate <= 1.5 percent per month") == 1 and "### R2: Governing law" in text
+    assert "You act for the Customer." in text and '- Defined terms: "Charges", "Services"' in text
+    assert "- R2 (Governing law): insert after paragraph [3]" in text
+    # the suggested language is the draft of a missing clause: only the rule drafted here carries it
+    assert f"Suggested language: {law.suggested_language}" in text and late.suggested_language not in text
+    assert "(should be flagged)" not in text  # the playbook's examples test the playbook, they are not sent
 
 
 def test_memory_cache_expires_and_evicts():

@@ -44,14 +44,14 @@ def test_every_character_of_a_paragraph_is_placed_on_the_same_character_of_the_c
     assert checked > 900  # 952 paragraphs
 
 
-def test_excerpts_give_less_text_and_find_no_span_whole_paragraphs_miss(figures):
+def test_what_a_batch_shows_finds_the_spans_whole_paragraphs_find(figures):
     for views in figures.values():
-        engine, excerpts = views["engine"], views["excerpts"]
+        engine, excerpts = views["engine"], views["batches"]
         assert excerpts.total == engine.total and excerpts.found <= engine.found
         assert excerpts.chars <= engine.chars
     total = {name: [sum(getattr(v[name], f) for v in figures.values()) for f in ("found", "total", "chars")]
-             for name in ("engine", "keywords", "excerpts")}
-    (found, spans, chars), whole = total["excerpts"], total["engine"]
+             for name in ("engine", "keywords", "batches")}
+    (found, spans, chars), whole = total["batches"], total["engine"]
     assert spans == whole[1] > 100
-    assert chars < 0.8 * whole[2] and chars < 1.2 * total["keywords"][2]  # measured 0.75 and 1.10
+    assert chars < whole[2]  # a long paragraph only rules reading excerpts of it read is cut down
     assert found >= 0.95 * spans  # measured 141 of 142, as with whole paragraphs

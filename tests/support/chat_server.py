@@ -76,7 +76,8 @@ def error(status: int, message: str = "error", headers: dict[str, str] | None = 
 
 def findings(*items: dict[str, Any]) -> dict[str, Any]:
     """A structured-output body for the findings schema, with defaults for omitted fields."""
-    base = {"kind": "comment", "quote": "", "new_text": "", "comment": "", "severity": "major", "confidence": 0.9}
+    base = {"rule": "R1", "kind": "comment", "quote": "", "new_text": "", "comment": "", "severity": "major",
+            "confidence": 0.9}
     return {"findings": [{**base, **item} for item in items]}
 
 

@@ -1,10 +1,15 @@
-"""The provider contract: one rule, a batch of numbered paragraphs in, raw findings out.
+"""The provider contract: rules and numbered paragraphs in, raw findings out.
 
-A provider is whatever produces findings for a rule — the offline rule engine
-or a language model. It sees paragraphs numbered locally from 1 (never an
+A provider is whatever produces findings for the playbook's rules — the offline
+rule engine or a language model. The offline engine is asked one rule at a time
+(:class:`RuleRequest`, :meth:`Provider.analyze`): its checks cost nothing per
+call. A model is asked about the contract, not the rules (:class:`BatchRequest`,
+``analyze_batch``): a call carries a contiguous run of paragraphs with every rule
+routed to any of them, so each paragraph is read once however many rules apply.
+Either way it sees paragraphs numbered locally from 1 (never an
 anchor or id), with their section heading and the definitions and sections
 they rely on as context, and answers with findings that name a paragraph
-number and quote its text. Everything after
+number (and, in a batch, the rule) and quote its text. Everything after
 that (mapping numbers back to anchors, grounding quotes, validating, scoring,
 caching) is the pipeline's job, identical for every provider.
 """
@@ -43,6 +48,7 @@ class Item:
     label: str | None = None
     related: tuple[Related, ...] = ()
     excerpt: bool = False  # ``text`` is the rule's excerpt of a long paragraph ("[…]" marks left-out text)
+    rules: tuple[str, ...] = ()  # in a batch: the keys of the rules it is judged against (none: context only)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +74,26 @@ class RuleRequest:
 
 
 @dataclass(frozen=True, slots=True)
+class BatchRequest:
+    """Apply each of ``rules`` to the ``items`` it is routed to (``Item.rules``).
+
+    ``missing`` maps the key of a rule whose required clause the contract lacks to the number of the item
+    after which it goes. ``terms`` are the contract's defined terms, so new text can use them; the rest is as
+    in :class:`RuleRequest`.
+    """
+
+    rules: tuple[Rule, ...]
+    items: tuple[Item, ...]
+    mode: PromptMode = PromptMode.FIRST_RUN
+    missing: Mapping[str, int] = field(default_factory=dict)
+    parties: tuple[str, ...] = ()
+    terms: tuple[str, ...] = ()
+    prior_rejections: tuple[Rejection, ...] = ()
+    preferences_text: str = ""
+    acting_for: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class RawFinding:
     """A finding as a provider states it, before grounding.
 
@@ -85,6 +111,7 @@ class RawFinding:
     source: str = "model"
     span: tuple[int, int] | None = None
     check: str = ""  # the playbook check that found it ("red_flag:2"), for the review gate
+    rule: str = ""  # in a batch: the key of the rule it is about ("" when the answer named no rule of the batch)
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +180,10 @@ class Provider(Protocol):
     engine does not, so its requests and cache keys leave it out (a provider
     without the attribute is given it). A provider may also have
     ``could_find(rule, texts, parties, reciprocal) -> list[bool]``: it is then
-    asked only about the selected paragraphs where that is true.
+    asked only about the selected paragraphs where that is true. A provider
+    with ``analyze_batch(BatchRequest) -> ProviderResponse`` is asked in
+    batches (``max_batch_chars`` then bounds a batch's paragraphs, context and
+    rules) and never through ``analyze``.
     """
 
     name: str

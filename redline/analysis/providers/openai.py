@@ -1,4 +1,4 @@
-"""The OpenAI(-compatible) provider: one chat completion per rule and batch.
+"""The OpenAI(-compatible) provider: one chat completion per batch of the contract, for every rule it needs.
 
 Uses the official ``openai`` SDK against any server speaking the
 chat-completions protocol. Model, base URL, key, timeout and retry budget come
@@ -10,8 +10,10 @@ Retries are ours, not the SDK's (its own are switched off), so they are
 counted and bounded in one place: 408/409/429/5xx, timeouts and connection
 errors are retried with exponential backoff and jitter, honouring
 ``Retry-After``; anything else fails at once with a :class:`ProviderError`
-whose message is safe to show (the upstream body is never echoed). A semaphore
-bounds concurrent calls per provider instance across threads and runs.
+whose message is safe to show (the upstream body is never echoed). An adaptive
+limiter (limiter.py) bounds concurrent calls — the provider's own, or one shared by
+a workspace's runs — lowering the bound on 429/5xx, and holds every thread's next
+call for the server's ``Retry-After`` and spent rate-limit budgets.
 """
 
 from __future__ import annotations
@@ -29,52 +31,42 @@ import openai
 from ..playbook.model import Rule, Severity
 from ..prompts import (
     PromptMode,
+    batch_prompt,
     number_paragraphs,
     prompts_fingerprint,
     related_context,
     render,
-    rule_prompt,
     system_prompt,
 )
 from ..validator import DocumentFacts, IssueType, ValidationIssue, ValidationResult, decide_status, text_hash
-from .base import PreferenceUpdate, ProviderError, ProviderResponse, RawFinding, RuleRequest, Usage
+from .base import BatchRequest, PreferenceUpdate, ProviderError, ProviderResponse, RawFinding, Usage
+from .limiter import AdaptiveLimiter, retry_after
 
 _RETRY_STATUS = frozenset({408, 409, 429})
 _SEVERITIES = ["critical", "major", "minor"]
 
-FINDINGS_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "additionalProperties": False,
-    "required": ["findings"],
-    "properties": {
-        "findings": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "additionalProperties": False,
-                "required": ["paragraph", "kind", "quote", "new_text", "comment", "severity", "confidence"],
-                "properties": {
-                    "paragraph": {"type": "integer"},
-                    "kind": {"type": "string", "enum": ["comment", "replace", "rewrite", "insert", "delete"]},
-                    "quote": {"type": "string"},
-                    "new_text": {"type": "string"},
-                    "comment": {"type": "string"},
-                    "severity": {"type": "string", "enum": _SEVERITIES},
-                    "confidence": {"type": "number"},
-                },
-            },
-        }
-    },
-}
-
-# Re-runs may also call the seed's ``update_preferences``: a nullable object, since strict
-# structured outputs require every property to be present.
-RERUN_SCHEMA: dict[str, Any] = {
-    **FINDINGS_SCHEMA,
-    "required": ["findings", "update_preferences"],
-    "properties": {
-        **FINDINGS_SCHEMA["properties"],
-        "update_preferences": {
+def findings_schema(rules: list[str], *, rerun: bool = False) -> dict[str, Any]:
+    """The strict JSON Schema of a batch's answer: findings, each under one of ``rules`` (local names). Re-runs
+    may also call the seed's ``update_preferences``: a nullable object, since strict structured outputs
+    require every property to be present."""
+    finding = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["rule", "paragraph", "kind", "quote", "new_text", "comment", "severity", "confidence"],
+        "properties": {
+            "rule": {"type": "string", "enum": rules},
+            "paragraph": {"type": "integer"},
+            "kind": {"type": "string", "enum": ["comment", "replace", "rewrite", "insert", "delete"]},
+            "quote": {"type": "string"},
+            "new_text": {"type": "string"},
+            "comment": {"type": "string"},
+            "severity": {"type": "string", "enum": _SEVERITIES},
+            "confidence": {"type": "number"},
+        },
+    }
+    properties: dict[str, Any] = {"findings": {"type": "array", "items": finding}}
+    if rerun:
+        properties["update_preferences"] = {
             "type": ["object", "null"],
             "additionalProperties": False,
             "required": ["action", "lines"],
@@ -82,12 +74,9 @@ RERUN_SCHEMA: dict[str, Any] = {
                 "action": {"type": "string", "enum": ["append", "replace"]},
                 "lines": {"type": "array", "items": {"type": "string"}},
             },
-        },
-    },
-}
+        }
+    return {"type": "object", "additionalProperties": False, "required": list(properties), "properties": properties}
 
-# What we accept back: compatible servers that do not enforce the schema may leave the tool out.
-RERUN_ACCEPTED: dict[str, Any] = {**RERUN_SCHEMA, "required": ["findings"]}
 
 VERDICT_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -117,7 +106,8 @@ class OpenAIProvider:
     """Findings from a chat-completions model; see the module docstring.
 
     Prices are USD per million tokens, for the cost recorded per run.
-    ``sleep`` is injectable so retry tests need not wait.
+    ``sleep`` is injectable so retry tests need not wait. ``limiter``: one shared
+    with other providers (a workspace's), else the provider's own of ``max_concurrency``.
     """
 
     name = "openai"
@@ -130,14 +120,15 @@ class OpenAIProvider:
         base_url: str | None = None,
         timeout: float = 60.0,
         max_retries: int = 3,
-        max_concurrency: int = 8,
-        max_batch_chars: int = 12_000,
+        max_concurrency: int = 16,
+        max_batch_chars: int = 56_000,
         backoff: float = 0.5,
         max_backoff: float = 8.0,
         temperature: float | None = 0.0,
         input_price_per_mtok: float = 0.0,
         output_price_per_mtok: float = 0.0,
         sleep: Callable[[float], None] = time.sleep,
+        limiter: AdaptiveLimiter | None = None,
     ) -> None:
         self.model = model
         self.base_url = base_url or "https://api.openai.com/v1"
@@ -151,7 +142,7 @@ class OpenAIProvider:
         self.temperature = temperature
         self.prices = (input_price_per_mtok, output_price_per_mtok)
         self._sleep = sleep
-        self._slots = threading.BoundedSemaphore(max_concurrency)
+        self._limiter = limiter or AdaptiveLimiter(max_concurrency)
         self._client = openai.OpenAI(api_key=api_key, base_url=self.base_url, timeout=timeout, max_retries=0)
 
     @property
@@ -159,27 +150,36 @@ class OpenAIProvider:
         """Cache identity: server, model and prompt files."""
         return f"openai:{self.base_url}:{self.model}:{prompts_fingerprint()}"
 
-    def analyze(self, request: RuleRequest) -> ProviderResponse:
-        """Ask the model about one rule and a batch of locally numbered paragraphs."""
+    def analyze_batch(self, request: BatchRequest) -> ProviderResponse:
+        """Ask the model about a run of locally numbered paragraphs, each against the rules it names
+        (rules are named R1, R2, … here, and each finding names its rule: it is mapped back to the key)."""
+        refs = {rule.key: f"R{n}" for n, rule in enumerate(request.rules, 1)}
         paragraphs = number_paragraphs([(i.number, i.text, i.context, i.label) for i in request.items],
-                                       excerpts=frozenset(i.number for i in request.items if i.excerpt))
+                                       excerpts=frozenset(i.number for i in request.items if i.excerpt),
+                                       rules={i.number: [refs[k] for k in i.rules] for i in request.items})
         context = related_context([(i.number, r.key, r.label, r.text) for i in request.items for r in i.related],
                                   [(i.number, i.text) for i in request.items])
+        titles = {rule.key: rule.title for rule in request.rules}
         messages = [
             {"role": "system", "content": system_prompt(
                 request.mode, prior_rejections=request.prior_rejections, preferences_text=request.preferences_text)},
-            {"role": "user", "content": rule_prompt(request.rule, paragraphs, missing_after=request.missing_after,
-                                                    context=context, side=request.acting_for)},
+            {"role": "user", "content": batch_prompt(
+                [(refs[r.key], r) for r in request.rules], paragraphs, context=context, side=request.acting_for,
+                missing=[(refs[k], titles[k], after) for k, after in request.missing.items()],
+                parties=request.parties, terms=request.terms)},
         ]
         rerun = request.mode is PromptMode.RERUN
-        data, usage = self.complete(messages, "contract_findings", RERUN_SCHEMA if rerun else FINDINGS_SCHEMA,
-                                    accepted=RERUN_ACCEPTED if rerun else None)
+        schema = findings_schema(list(refs.values()), rerun=rerun)
+        data, usage = self.complete(messages, "contract_findings", schema,
+                                    accepted={**schema, "required": ["findings"]} if rerun else None)
         update = data.get("update_preferences") if rerun else None
         updates = (PreferenceUpdate(update["action"], tuple(update["lines"])),) if update and update["lines"] else ()
+        keys = {ref: key for key, ref in refs.items()}
         findings = tuple(
             RawFinding(
                 paragraph=f["paragraph"], kind=f["kind"], quote=f["quote"], new_text=f["new_text"],
                 comment=f["comment"], severity=f["severity"], confidence=f["confidence"], source="model",
+                rule=keys[f["rule"]],
             )
             for f in data["findings"]
         )
@@ -203,14 +203,13 @@ class OpenAIProvider:
         attempt = 0
         while True:
             try:
-                with self._slots:
-                    completion = self._client.chat.completions.create(**kwargs)
+                completion = _create(self._client, self._limiter, kwargs)
                 break
             except openai.APIStatusError as exc:
                 retryable = exc.status_code in _RETRY_STATUS or exc.status_code >= 500
                 if not retryable or attempt >= self.max_retries:
                     raise _status_error(exc, attempt, usage) from exc
-                delay = _retry_after(exc.response.headers)
+                delay = retry_after(exc.response.headers)
             except openai.APIConnectionError as exc:  # includes timeouts
                 if attempt >= self.max_retries:
                     code = "timeout" if isinstance(exc, openai.APITimeoutError) else "connection"
@@ -256,15 +255,17 @@ def _status_error(exc: openai.APIStatusError, attempt: int, usage: Usage) -> Pro
     return _error("bad_request", f"the model server rejected the request (HTTP {status})", usage)
 
 
-def _retry_after(headers: Any) -> float | None:
-    for name, scale in (("retry-after-ms", 1000.0), ("retry-after", 1.0)):
-        value = headers.get(name)
-        if value is not None:
-            try:
-                return max(0.0, float(value) / scale)
-            except ValueError:
-                continue
-    return None
+def _create(client: openai.OpenAI, limiter: AdaptiveLimiter, kwargs: dict[str, Any]) -> Any:
+    """One HTTP attempt in a limiter slot. The raw response is asked for because the limiter needs the
+    rate-limit headers of successful answers too (that is where a spent budget is announced)."""
+    with limiter.slot() as call:
+        try:
+            raw = client.chat.completions.with_raw_response.create(**kwargs)
+        except openai.APIStatusError as exc:
+            call.report(exc.status_code, exc.response.headers)
+            raise
+        call.report(raw.status_code, raw.headers)
+    return raw.parse()
 
 
 def _parse(completion: Any, schema: dict[str, Any], usage: Usage) -> dict:

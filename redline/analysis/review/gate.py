@@ -17,9 +17,11 @@ A partner reads a junior's markup asking four questions, and so does the gate:
 A "missing" clause is claimed only when no wording of that clause is anywhere in the contract and the clause
 fits the kind of contract. Every withheld finding is counted by reason in the run's stats.
 
-The first three questions need the playbook check a finding came from, which only the offline engine names; a
-model's findings are asked the fourth (and the missing-clause evidence), and the model itself is told the side
-in its prompt (``prompts/side.md``).
+The first three questions need the playbook check a finding came from, which only the offline engine names. A
+model's findings are asked them all the same, the check read back from the finding (:mod:`.model_findings`: the
+clause kind at its span, the red flag its wording touches, the threshold whose quantity it changes), and a
+model's quote that cuts a quantity or a word in two is made whole when that is certain (:mod:`.phrases`); the
+model itself is also told the side in its prompt. What the gate repaired is counted too.
 """
 
 from __future__ import annotations
@@ -30,12 +32,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..categories import Category
+from ..checks import reciprocal_parties
 from ..document import Document
 from ..playbook.model import RedFlag, Rule, Threshold, compile_pattern, flag_regex
-from ..quantities import DURATION_UNITS, convert, find_quantities
 from .coverage import is_prose_check, offline_rule
 from .evidence import EVIDENCE, FIT, has_evidence, operative_text
+from .model_findings import MODEL, OFF_TARGET, FlagHit, done_by_another, flag_at, problem_reason, sentence_starts
+from .numbers import number_problem, quantity_role
 from .parties import Party, review_cast
+from .phrases import whole_phrase
 from .sides import MUTUAL, Cast, Stance, actor, stance, terminating_party
 from .wording import ContractWords, adapt, respell, words_digits_mismatch
 
@@ -76,6 +81,9 @@ class Gate:
     body: str  # the operative text, read once: every missing-clause claim is checked against it
     withheld: Counter[str] = field(default_factory=Counter)
     downgraded: Counter[str] = field(default_factory=Counter)
+    repaired: Counter[str] = field(default_factory=Counter)
+    # per rule key: the parties doing what each reciprocal red flag says, anywhere in the contract (for a model)
+    reciprocal: dict[str, dict[int, frozenset[str]]] = field(default_factory=dict)
 
     @classmethod
     def for_document(cls, doc: Document, acting_for: str = "") -> Gate:
@@ -91,6 +99,8 @@ class Gate:
         f = f | {"comment": respell(f["comment"], self.words.us_spelling)}
         if missing:
             return self._missing(rule, f)
+        if f.get("source") == MODEL:
+            return self._model(rule, i, f)
         text = self.doc.clauses[i].text
         check = _check(offline_rule(rule), f.get("check", ""))
         if isinstance(check, Threshold) and is_prose_check(check):
@@ -108,7 +118,7 @@ class Gate:
             if f is None:
                 return None
         if f["kind"] == "replace" and isinstance(check, Threshold):
-            reason = _number_problem(check, text[f["start"] : f["end"]], f["new_text"])
+            reason = number_problem(check, text[f["start"] : f["end"]], f["new_text"])
             if reason:
                 return self._withhold(reason)
         if f["kind"] in ("replace", "rewrite", "insert"):
@@ -119,7 +129,8 @@ class Gate:
         """What the gate did, for the run's stats."""
         return {"acting_for": self.cast.client.to_dict() if self.cast.client else None,
                 "parties": [p.to_dict() for p in self.cast.parties],
-                "withheld": dict(sorted(self.withheld.items())), "as_comment": dict(sorted(self.downgraded.items()))}
+                "withheld": dict(sorted(self.withheld.items())), "as_comment": dict(sorted(self.downgraded.items())),
+                "repaired": dict(sorted(self.repaired.items()))}
 
     # ------------------------------------------------------------ the four questions
 
@@ -174,7 +185,7 @@ class Gate:
         # An exclusion of liability is also mutual when written "neither party shall be liable".
         return "liable" in flag.pattern and bool(_NEITHER_LIABLE.search(self.doc.lowered_all))
 
-    def _words(self, f: dict[str, Any], text: str) -> dict[str, Any]:
+    def _words(self, f: dict[str, Any], text: str, *, named: bool = False) -> dict[str, Any]:
         quote = text[f["start"] : f["end"]]
         adapted = adapt(f["new_text"], self.words, before=quote)
         if not adapted.problems and f["kind"] == "replace":
@@ -182,9 +193,55 @@ class Gate:
             if words_digits_mismatch(edited) and not words_digits_mismatch(text):
                 return self._as_comment(f, "words_digits", "")
         if adapted.problems:
+            if named:  # a model's reasons as the run prints them ("foreign terms 1")
+                return self._as_comment(f, problem_reason(adapted.problems[0]), "")
             reason = adapted.problems[0].split(":")[0]
             return self._as_comment(f, reason.replace(" ", "_")[:40], "")
         return f | {"new_text": adapted.text}
+
+    def _model(self, rule: Rule, i: int, f: dict[str, Any]) -> dict[str, Any] | None:
+        """A model's finding, asked the four questions with the check read back from it (:mod:`.model_findings`)."""
+        text = self.doc.clauses[i].text
+        if not any(self._of_kind(rule, i, at) for at in sentence_starts(text, f["start"], f["end"])):
+            return self._withhold(OFF_TARGET)
+        phrase = whole_phrase(text, f["kind"], f["start"], f["end"], f["new_text"])
+        if phrase.withheld:
+            return self._withhold(phrase.withheld)
+        f = f | {"start": phrase.start, "end": phrase.end, "new_text": phrase.new_text}
+        judged: dict[str, Any] | None = f
+        # The rule's own thresholds: a number read from its prose (coverage.py) says nothing of a side.
+        role = quantity_role(rule.thresholds, text, f["start"], f["end"], f["new_text"]) if f["kind"] == "replace" else None
+        if role is not None and role.withheld:
+            return self._withhold(role.withheld)
+        if role is not None and role.threshold is not None and role.quantity is not None:
+            judged = self._side_at(rule, role.threshold, text, f, role.quantity.start, role.quantity.end)
+        elif (hit := flag_at(rule, text, f["start"], f["end"], self.doc.parties)) is not None:
+            if hit.flag.unless_anywhere and compile_pattern(hit.flag.unless_anywhere).search(self.doc.lowered_all):
+                return self._withhold("answered_elsewhere")
+            if hit.flag.reciprocal and self._done_by_another(rule, hit):
+                return self._withhold("mutual_elsewhere")
+            judged = self._side_at(rule, hit.flag, text, f, hit.start, hit.end)
+        if judged is None:
+            return None
+        if judged["kind"] in ("replace", "rewrite", "insert"):
+            judged = self._words(judged, text, named=True)
+        if phrase.repaired:
+            self.repaired[phrase.repaired] += 1
+        return judged
+
+    def _side_at(self, rule: Rule, check: RedFlag | Threshold, text: str, f: dict[str, Any], start: int,
+                 end: int) -> dict[str, Any] | None:
+        """:meth:`_side` for a model's finding, read at the wording of its check (``text[start:end]``: the flag's
+        match, the threshold's quantity), as the engine's own finding would be; the finding keeps its span."""
+        judged = self._side(rule, check, text, f | {"start": start, "end": end})
+        if judged is None:
+            return None
+        return f | {k: judged[k] for k in ("kind", "new_text", "comment")}
+
+    def _done_by_another(self, rule: Rule, hit: FlagHit) -> bool:
+        if rule.key not in self.reciprocal:
+            self.reciprocal[rule.key] = reciprocal_parties(rule, (c.text for c in self.doc.clauses), self.doc.parties)
+        return done_by_another(hit, self.reciprocal[rule.key].get(hit.index, frozenset()))
 
     def _missing(self, rule: Rule, f: dict[str, Any]) -> dict[str, Any] | None:
         body = self.body
@@ -250,19 +307,3 @@ def _check(rule: Rule, ref: str) -> RedFlag | Threshold | None:
     n = int(index)
     return items[n] if n < len(items) else None
 
-
-def _number_problem(t: Threshold, old: str, new: str) -> str:
-    """"no_op" or "wrong_direction" when replacing ``old`` by ``new`` does not move towards the limit."""
-    before = [q for q in find_quantities(old) if convert(q, t.unit, t.per) is not None]
-    after = [q for q in find_quantities(new) if convert(q, t.unit, t.per) is not None]
-    if len(before) != 1 or len(after) != 1:
-        return ""
-    a, b = convert(before[0], t.unit, t.per), convert(after[0], t.unit, t.per)
-    assert a is not None and b is not None
-    tolerance = 0.02 * max(abs(a), 1e-9) if t.unit in DURATION_UNITS else 1e-9
-    if abs(a - b) <= tolerance:
-        return "no_op"
-    towards_more = t.operator in (">=", ">")
-    if (b > a) != towards_more:
-        return "wrong_direction"
-    return ""
