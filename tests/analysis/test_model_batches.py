@@ -139,3 +139,27 @@ def test_placeholders_and_the_playbooks_vocabulary_are_not_written_into_the_cont
     (s,) = [s for s in result.suggestions if s.anchor == anchor_of(msa, "2.1 ")]
     assert s.kind is Kind.COMMENT and s.new_text == ""  # kept as advice, never as "[●]" or "Charges" in the text
     assert sum(result.stats.gate["as_comment"].values()) >= 1
+
+
+def test_a_number_that_already_meets_the_rule_and_a_finding_off_its_clause_never_reach_the_lawyer(server, msa,
+                                                                                                    playbook):
+    cure = "6.1 Either Party may terminate"
+
+    def answer(body: dict) -> Reply:
+        refs, asked = rule_refs(body), []
+        if "Termination for cause" in refs and any(t.startswith(cure) for _, _, t in blocks(body)):
+            n, _ = on(body, cure)  # thirty days to cure already meets "at least 30 days"
+            asked.append({"rule": refs["Termination for cause"], "paragraph": n, "kind": "replace",
+                          "quote": "thirty (30) days", "new_text": "sixty (60) days", "comment": "Too short."})
+            if "Payment terms" in refs:  # … and a cure period is no payment term
+                asked.append({"rule": refs["Payment terms"], "paragraph": n, "kind": "replace",
+                              "quote": "thirty (30) days", "new_text": "sixty (60) days", "comment": "Pay later."})
+        return completion(findings(*asked))
+
+    server.responder = answer
+    result = review(msa, Playbook("p", (playbook.rule("termination-for-cause"), playbook.rule("payment-terms"))),
+                    provider(server), acting_for="Customer")
+    assert not [s for s in result.suggestions if s.anchor == anchor_of(msa, "6.1 ")]
+    withheld = result.stats.gate["withheld"]
+    assert withheld.get("already_meets") == 1
+    assert result.stats.raw_findings == 2 and withheld.get("off_target", 0) + result.stats.off_target_drops == 1
