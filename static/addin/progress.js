@@ -12,7 +12,8 @@ const STAGES = {
 
 /**
  * @param {string} kind the SSE event kind (started, progress, done, error).
- * @param {object} data its data ({stage, done, total} for progress).
+ * @param {object} data its data ({stage, done, total} for progress; requests_done and requests while a model
+ *   answers the contract's parts).
  * @returns {{fraction: number|null, text: string}} fraction in [0, 1], null when unknown.
  */
 export function progressView(kind, data = {}) {
@@ -23,7 +24,10 @@ export function progressView(kind, data = {}) {
   const done = Number(data.done);
   if (Number.isFinite(total) && total > 0 && Number.isFinite(done)) {
     const clamped = Math.min(Math.max(done, 0), total);
-    return { fraction: clamped / total, text: `${label}: ${clamped} of ${total}` };
+    // a model reads the contract in parts, each for several rules: say how many parts it has answered
+    const parts = Number(data.requests);
+    const read = Number.isFinite(parts) && parts > 1 ? ` (model answered ${Math.min(Number(data.requests_done) || 0, parts)} of ${parts} parts)` : "";
+    return { fraction: clamped / total, text: `${label}: ${clamped} of ${total}${read}` };
   }
   return { fraction: null, text: label + "…" };
 }

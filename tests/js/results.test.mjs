@@ -75,6 +75,10 @@ test("progress: stage fractions, then done", () => {
   assert.deepEqual(progressView("started"), { fraction: 0, text: "Starting the review…" });
   assert.deepEqual(progressView("progress", { stage: "analyze", done: 6, total: 24 }), { fraction: 0.25, text: "Checking the rules: 6 of 24" });
   assert.deepEqual(progressView("progress", { stage: "analyze", done: 30, total: 24 }).fraction, 1);
+  assert.deepEqual(progressView("progress", { stage: "analyze", done: 6, total: 24, requests_done: 1, requests: 3 }).text,
+                   "Checking the rules: 6 of 24 (model answered 1 of 3 parts)");
+  assert.deepEqual(progressView("progress", { stage: "analyze", done: 6, total: 24, requests_done: 6, requests: 1 }).text,
+                   "Checking the rules: 6 of 24");
   assert.deepEqual(progressView("progress", { stage: "mystery" }), { fraction: null, text: "Working…" });
   assert.deepEqual(progressView("done"), { fraction: 1, text: "Review complete." });
 });
