@@ -19,7 +19,7 @@ result says so in ``views``), and the result is proven before it is returned: it
 be ``new``'s text and its reject view ``old``'s, paragraph by paragraph, in the body and in every header,
 footer and note, and its accept view must show ``new``'s pictures; otherwise :class:`CompareError` says where
 they differ. What the redline does not show (a header or note only ``old`` has, text in text boxes, pictures
-its reject view does not show as ``old`` had them, bold/italic/underline changed inside one run) is named in
+its reject view does not show as ``old`` had them) is named in
 ``uncompared`` (:mod:`.uncompared`), never dropped in silence.
 """
 
