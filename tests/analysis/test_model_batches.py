@@ -163,3 +163,23 @@ def test_a_number_that_already_meets_the_rule_and_a_finding_off_its_clause_never
     withheld = result.stats.gate["withheld"]
     assert withheld.get("already_meets") == 1
     assert result.stats.raw_findings == 2 and withheld.get("off_target", 0) + result.stats.off_target_drops == 1
+
+
+def test_a_second_clause_beside_the_contracts_own_is_advice_not_an_insertion(server, msa, playbook):
+    cap = ("Each Party's total aggregate liability under this Agreement shall not exceed one hundred percent (100%) "
+           "of the fees paid in the twelve (12) months preceding the claim.")
+    proviso = "Nothing in this Agreement limits either Party's liability for fraud or for death or personal injury."
+
+    def answer(body: dict) -> Reply:
+        refs = rule_refs(body)
+        n, _ = on(body, "2.1 The Supplier's total aggregate liability")
+        return completion(findings(*({"rule": refs["Limitation of liability"], "paragraph": n, "kind": "insert",
+                                      "quote": "", "new_text": text, "comment": "Add."} for text in (cap, proviso))))
+    server.responder = answer
+    result = review(msa, Playbook("cap", (playbook.rule("limitation-of-liability"),)), provider(server),
+                    acting_for="Customer")
+    mine = {s.kind: s for s in result.suggestions if s.anchor == anchor_of(msa, "2.1 ")}
+    assert mine[Kind.INSERT].new_text == proviso  # a carve-out completes the clause
+    assert mine[Kind.COMMENT].new_text == "" and "already has a limitation of liability clause" in \
+        mine[Kind.COMMENT].comment and cap in mine[Kind.COMMENT].comment  # a second cap would contradict it
+    assert result.stats.gate["as_comment"].get("second_clause") == 1

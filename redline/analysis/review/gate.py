@@ -31,7 +31,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..categories import Category
+from ..categories import Category, classify_text
 from ..checks import reciprocal_parties
 from ..document import Document
 from ..playbook.model import RedFlag, Rule, Threshold, compile_pattern, flag_regex
@@ -223,11 +223,24 @@ class Gate:
             judged = self._side_at(rule, hit.flag, text, f, hit.start, hit.end)
         if judged is None:
             return None
+        if judged["kind"] == "insert" and self._second_clause(rule, judged["new_text"]):
+            # the contract already has the clause: a second one beside it would contradict it, not complete it
+            note = (f"The contract already has a {rule.title.lower()} clause; amend it rather than add a second "
+                    f"one. Proposed wording: “{_clip(judged['new_text'])}”")
+            return self._as_comment(judged, "second_clause", note)
         if judged["kind"] in ("replace", "rewrite", "insert"):
             judged = self._words(judged, text, named=True)
         if phrase.repaired:
             self.repaired[phrase.repaired] += 1
         return judged
+
+    def _second_clause(self, rule: Rule, new_text: str) -> bool:
+        """Whether ``new_text`` is a clause of the rule's kind the contract already has (a proviso or a sentence
+        of another kind is an addition, not a second clause)."""
+        cat = rule.category
+        if cat is Category.GENERAL or _QUALIFIES.match(new_text) or cat not in classify_text(new_text):
+            return False
+        return (cat in EVIDENCE and has_evidence(cat, self.body)) or any(cat in cats for cats in self.doc.categories)
 
     def _side_at(self, rule: Rule, check: RedFlag | Threshold, text: str, f: dict[str, Any], start: int,
                  end: int) -> dict[str, Any] | None:
@@ -286,6 +299,14 @@ class Gate:
         self.downgraded[reason] += 1
         comment = f["comment"] if not note or note in f["comment"] else f"{f['comment']} {note}".strip()
         return f | {"kind": "comment", "new_text": "", "comment": comment}
+
+
+_QUALIFIES = re.compile(r"\s*(?:provided|notwithstanding|nothing\s+in|except|subject\s+to|save\s+(?:as|that|for))\b",
+                       re.IGNORECASE)
+
+
+def _clip(text: str, limit: int = 300) -> str:
+    return text if len(text) <= limit else text[: limit].rsplit(" ", 1)[0] + " …"
 
 
 def _keyword_in_sentence(rule: Rule, text: str, at: int) -> bool:
