@@ -48,7 +48,7 @@ from .restyle import defined, restyle
 from .revision_kinds import DEL, INS
 from .revisions import Tracker, accept
 from .stories import KINDS, Written, prove_stories, redline_stories
-from .uncompared import formatting, uncompared
+from .uncompared import MARKS, formatting, uncompared
 from .writer import Redliner
 
 DEFAULT_COMPARE_AUTHOR = "Redline Compare"
@@ -284,6 +284,12 @@ def _same_table(plan: _Plan) -> Callable[[etree._Element, int], bool]:
     return same
 
 
+def _plain(p: etree._Element) -> bool:
+    """No bold, italic or underline anywhere in the paragraph (most are plain: nothing to read character by
+    character)."""
+    return next(p.iter(*MARKS), None) is None
+
+
 def _formatting(by_anchor: dict[str, etree._Element], same: list[tuple[Paragraph, Paragraph]], next_id: int, *,
                 author: str, date: str) -> tuple[int, list[tuple[Paragraph, Paragraph]], int]:
     """Bold, italic and underline changed on unchanged text, recorded (:mod:`.formatting_changes`): how many
@@ -291,7 +297,7 @@ def _formatting(by_anchor: dict[str, etree._Element], same: list[tuple[Paragraph
     unrecorded = []
     recorded = 0
     for old, new in same:
-        if formatting(old.element) == formatting(new.element):
+        if (_plain(old.element) and _plain(new.element)) or formatting(old.element) == formatting(new.element):
             continue
         p = by_anchor.get(new.anchor or "")
         if p is None:
