@@ -4,14 +4,14 @@ Asked rule by rule, a model is sent a paragraph once for every rule routed to it
 preferences and the rejection history once per call: on a 20-page contract, fifteen times the contract. So a
 model's calls are built around the contract instead (issue #29): the (rule, paragraph) pairs the cache does not
 answer are grouped by paragraph, and paragraphs are taken in document order into batches within a budget of
-characters that counts each paragraph, the context it adds (a definition already in the batch is free) and each
-rule the first time the batch needs it. A contiguous run of the contract shares its definitions and its rules,
-which is what keeps the batch small.
+characters that counts each paragraph and each rule the first time the batch needs it (the context from the
+rest of the contract has its own cap per batch, :mod:`.provider_calls`). A contiguous run of the contract
+shares its definitions and its rules, which is what keeps the batch small.
 
-A rule whose required clause the contract lacks is asked in the batch that already reads one of its routed
-paragraphs (the clause engine's best passages for its kinds), or else in the batch nearest its insertion point,
-which is shown whole but judged for nothing else; only a contract with nothing else to ask gets a batch of its
-own. A paragraph that every rule reading it sees only in excerpt (:mod:`.excerpts`) is shown as the union of
+A rule whose required clause the contract lacks is asked in the first batch that reads one of its routed
+paragraphs (what the clause engine routes to its kinds), or else in the batch nearest its insertion point; the
+insertion point is shown whole and named as the place for that rule's clause only. Only a contract with
+nothing else to ask gets a batch of its own. A paragraph that every rule reading it sees only in excerpt (:mod:`.excerpts`) is shown as the union of
 those excerpts.
 """
 
@@ -60,34 +60,30 @@ class Batch:
         self.plans.setdefault(plan.rule.key, plan)
 
 
-def group_batches(asks: Sequence[tuple[RulePlan, list[int]]], wanting_missing: Sequence[RulePlan], *, limit: int | None,
-          clause_cost: Callable[[int, list[RulePlan], set[str]], tuple[int, set[str]]],
-          rule_cost: Callable[[RulePlan], int]) -> list[Batch]:
+def group_batches(asks: Sequence[tuple[RulePlan, list[int]]], wanting_missing: Sequence[RulePlan], *,
+                  limit: int | None, clause_cost: Callable[[int, list[RulePlan]], int],
+                  rule_cost: Callable[[RulePlan], int]) -> list[Batch]:
     """Group the (rule, clauses) still to ask, and the missing clauses still to draft, into batches.
 
-    ``clause_cost(i, plans, shown)`` is what clause *i*, read for ``plans``, adds to a batch that already shows
-    the related context keys ``shown`` (and the keys it adds); ``rule_cost(plan)`` what a rule's text adds;
-    ``limit`` bounds a batch (None: one batch). A clause bigger than the limit alone gets a batch of its own.
+    ``clause_cost(i, plans)`` is what clause *i*, read for ``plans``, adds to a batch; ``rule_cost(plan)`` what a
+    rule's text adds; ``limit`` bounds a batch (None: one batch). A clause bigger than the limit alone gets a
+    batch of its own.
     """
     by_clause: dict[int, list[RulePlan]] = {}
     for plan, clauses in asks:
         for i in clauses:
             by_clause.setdefault(i, []).append(plan)
     batches: list[Batch] = []
-    shown: set[str] = set()
     for i in sorted(by_clause):
         plans = by_clause[i]
-        cost, keys = clause_cost(i, plans, shown)
-        cost += sum(rule_cost(p) for p in plans if not batches or p.rule.key not in batches[-1].plans)
+        cost = clause_cost(i, plans) + sum(rule_cost(p) for p in plans
+                                           if not batches or p.rule.key not in batches[-1].plans)
         if not batches or (limit is not None and batches[-1].indices and batches[-1].size + cost > limit):
             batches.append(Batch())
-            shown = set()
-            cost, keys = clause_cost(i, plans, shown)
-            cost += sum(rule_cost(p) for p in plans)
+            cost = clause_cost(i, plans) + sum(rule_cost(p) for p in plans)
         batch = batches[-1]
         batch.indices.append(i)
         batch.size += cost
-        shown |= keys
         for p in plans:
             batch.add_plan(p)
             batch.asked.setdefault(p.rule.key, []).append(i)
@@ -103,7 +99,8 @@ def group_batches(asks: Sequence[tuple[RulePlan, list[int]]], wanting_missing: S
 
 
 def _home(batches: list[Batch], plan: RulePlan) -> Batch:
-    """The batch to ask for ``plan``'s missing clause: one reading the rule's passages, else the nearest."""
+    """The batch to ask for ``plan``'s missing clause: the first reading the rule's routed paragraphs, else the
+    one nearest its insertion point."""
     for batch in batches:
         if plan.rule.key in batch.asked:
             return batch

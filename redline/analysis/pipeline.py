@@ -24,7 +24,6 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import replace
 from typing import Any
 
@@ -37,6 +36,7 @@ from .cache import Cache
 from .checks import reciprocal_parties
 from .clauses import Clause
 from .dependencies import related_items
+from .dispatch import dispatch
 from .document import Document, build_document
 from .drafting import drafting_suggestions
 from .excerpts import Excerpt, excerpt_of
@@ -259,12 +259,16 @@ class _Review:
         jobs = self.calls.plan_jobs([(plan, self.calls.lookup(plan)) for plan in plans])
         self.stats.requests = len(jobs)
         done = [0, 0]  # rules finished, requests answered
+        batched = any(isinstance(j, BatchJob) for j in jobs)  # a model reading the contract in parts
+
+        def moved() -> None:
+            parts = {"requests_done": done[1], "requests": self.stats.requests} if batched else {}
+            self.progress("progress", {"stage": "analyze", "done": done[0], "total": len(plans), **parts})
 
         def finish(plan: RulePlan) -> None:
             self._finish(plan)
             done[0] += 1
-            self.progress("progress", {"stage": "analyze", "done": done[0], "total": len(plans),
-                                       "requests_done": done[1], "requests": len(jobs)})
+            moved()
 
         for plan in plans:
             if plan.pending == 0:
@@ -280,25 +284,10 @@ class _Review:
                     finish(plan)
                     finished += 1
             if not finished:  # a batch that completes no rule yet still moves the stream on
-                self.progress("progress", {"stage": "analyze", "done": done[0], "total": len(plans),
-                                           "requests_done": done[1], "requests": len(jobs)})
+                moved()
 
-        if len(jobs) <= 1 or self.provider.max_concurrency <= 1:
-            for job in jobs:
-                answered(job, self.calls.send(job))
-            return
-        workers = min(self.provider.max_concurrency, len(jobs))
-        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="redline-review") as pool:
-            futures: dict[Future[ProviderResponse], Job | BatchJob] = {pool.submit(self.calls.send, j): j for j in jobs}
-            try:
-                while futures:
-                    finished, _ = wait(futures, return_when=FIRST_COMPLETED)
-                    for future in finished:
-                        answered(futures.pop(future), future.result())
-            except BaseException:
-                for future in futures:
-                    future.cancel()
-                raise
+        dispatch(jobs, self.calls.send, answered, workers=min(self.provider.max_concurrency, len(jobs)),
+                 split=self.calls.split, spent=self.stats.usage.add)
 
     # ------------------------------------------------------------ suggestions
 

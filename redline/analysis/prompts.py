@@ -123,18 +123,21 @@ def batch_prompt(rules: Sequence[tuple[str, Rule]], paragraphs: str, *, missing:
 
 
 def number_paragraphs(items: Sequence[tuple[int, str, str, str | None]], *, excerpts: frozenset[int] = frozenset(),
-                      rules: Mapping[int, Sequence[str]] | None = None) -> str:
+                      rules: Mapping[int, Sequence[str]] | None = None,
+                      inserts: Mapping[int, Sequence[str]] | None = None) -> str:
     """Render (number, text, section, list label) as "[n] (section · number · rules)" blocks, the section only
     where it changes (a paragraph is in the section last named above it); the numbers in
     ``excerpts`` are marked as excerpts (only the sentences concerning its rules, "[…]" for the rest);
-    ``rules`` gives each paragraph's rules by local name (a paragraph with none is an insertion point)."""
+    ``rules`` gives each paragraph's rules by local name, ``inserts`` the rules whose missing clause goes after
+    it ("insertion point for R3")."""
     blocks = []
     previous = ""
     for number, text, section, label in items:
         named = rules.get(number, ()) if rules is not None else None
         marks = (f"in: {section}" if section and section != previous else "", f"numbered {label}" if label else "",
                  "excerpt: […] marks text left out" if number in excerpts else "",
-                 "" if named is None else f"rules: {', '.join(named)}" if named else "insertion point")
+                 f"rules: {', '.join(named)}" if named else "",
+                 f"insertion point for {', '.join(placed)}" if (placed := (inserts or {}).get(number)) else "")
         where = " · ".join(x for x in marks if x)
         blocks.append(f"[{number}]" + (f" ({where})" if where else "") + f"\n{text}")
         previous = section or previous

@@ -122,6 +122,36 @@ class ProviderCalls:
                 plan.pending += 1
         return jobs
 
+    def split(self, job: Job | BatchJob) -> list[BatchJob] | None:
+        """A batch whose answer was cut off, as two batches of half its clauses each (the missing clauses it
+        drafts go with the first); None when it cannot be split (one clause, or a rule's own request). Each
+        plan then waits for the halves it is in instead of the whole."""
+        if not isinstance(job, BatchJob):
+            return None
+        asked = sorted({i for clauses in job.batch.asked.values() for i in clauses})
+        if len(asked) < 2:
+            return None
+        halves = [Batch(), Batch()]
+        for n, i in enumerate(asked):
+            half = halves[n >= len(asked) // 2]
+            half.indices.append(i)
+            for key, clauses in job.batch.asked.items():
+                if i in clauses:
+                    half.add_plan(job.batch.plans[key])
+                    half.asked.setdefault(key, []).append(i)
+        for key, at in job.batch.missing.items():
+            halves[0].add_plan(job.batch.plans[key])
+            halves[0].missing[key] = at
+            if at not in halves[0].indices:
+                halves[0].indices = sorted([*halves[0].indices, at])
+        for plan in job.plans:
+            plan.pending -= 1
+        for half in halves:
+            for plan in half.plans.values():
+                plan.pending += 1
+        self.stats.requests += 1
+        return [self._batch_job(half) for half in halves]
+
     def send(self, job: Job | BatchJob) -> ProviderResponse:
         """Make the request (called from worker threads)."""
         if isinstance(job, BatchJob):
@@ -156,12 +186,12 @@ class ProviderCalls:
         size = 0
         shown: set[str] = set()
         for i in asked:
-            cost = self._cost(plan, i, shown)
+            cost = self._cost(i, shown)
             if not groups or (limit is not None and size + cost > limit and groups[-1]):
                 groups.append([])
                 size = 0
                 shown = set()
-                cost = self._cost(plan, i, shown)
+                cost = self._cost(i, shown)
             groups[-1].append(i)
             size += cost
             shown.update(r.key for r in self.related(i))
@@ -188,9 +218,9 @@ class ProviderCalls:
             self._union[i] = union_excerpt([p.excerpts.get(i) for p in plans], self.doc.clauses[i].text)
         return self._union[i]
 
-    def _batch_cost(self, i: int, plans: list[RulePlan], shown: set[str]) -> tuple[int, set[str]]:
+    def _batch_cost(self, i: int, plans: list[RulePlan]) -> int:
         excerpt = self._shown_in_batch(plans, i)
-        return len(excerpt.text if excerpt is not None else self.doc.clauses[i].text), set()
+        return len(excerpt.text if excerpt is not None else self.doc.clauses[i].text)
 
     def _batch_context(self, indices: list[int], asked: set[int]) -> dict[int, tuple[Related, ...]]:
         """What each asked clause of a batch relies on elsewhere, within :data:`BATCH_CONTEXT_CHARS` for the
@@ -231,7 +261,7 @@ class ProviderCalls:
             acting_for=self.acting_for)
         return BatchJob(request, list(batch.indices), batch, excerpts)
 
-    def _cost(self, plan: RulePlan, i: int, shown: set[str]) -> int:
+    def _cost(self, i: int, shown: set[str]) -> int:
         """Characters clause *i* adds to a request that already shows the related context ``shown``."""
         return len(self.doc.clauses[i].text) + sum(len(r.text) for r in self.related(i) if r.key not in shown)
 
@@ -257,6 +287,8 @@ class ProviderCalls:
         """Ground a provider response, file findings per rule and clause, and cache them."""
         self.stats.usage.add(response.usage)
         self.preference_updates.extend(response.preference_updates)
+        self.stats.raw_findings += response.malformed
+        self.stats.invalid_drops += response.malformed
         if isinstance(job, BatchJob):
             self._absorb_batch(job, response)
             return

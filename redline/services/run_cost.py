@@ -97,17 +97,18 @@ def guards_line(stats: dict[str, Any]) -> str:
     paragraphs, an unusable kind) and those the review gate withheld; kept as comments, edits the gate would
     not write into the contract; repaired, edits it made whole where that was certain."""
     gate = stats.get("gate") if isinstance(stats.get("gate"), dict) else {}
+    model = gate.get("model") if isinstance(gate.get("model"), dict) else {}  # the engine's own asks are not counted
     dropped: dict[str, int] = {}
     for reason, n in (("quote_not_in_the_text", stats.get("hallucination_drops")),
                       ("off_target", stats.get("off_target_drops")), ("unusable", stats.get("invalid_drops")),
-                      *(gate.get("withheld") or {}).items()):
+                      *(model.get("withheld") or {}).items()):
         if _int(n):
             dropped[reason] = dropped.get(reason, 0) + _int(n)
     raw = _int(stats.get("raw_findings"))
     if not raw:
         return ""
     parts = [f"Model findings: {raw:,}"]
-    for label, counts in (("dropped", dropped), ("kept as comments", gate.get("as_comment") or {}),
+    for label, counts in (("dropped", dropped), ("kept as comments", model.get("as_comment") or {}),
                           ("repaired", gate.get("repaired") or {})):
         words = [f"{reason.replace('_', ' ')} {_int(n)}" for reason, n in sorted(counts.items(), key=lambda x: (-_int(x[1]), x[0]))
                  if _int(n)]

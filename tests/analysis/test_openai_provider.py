@@ -133,8 +133,8 @@ def test_persistent_timeouts_end_the_review_with_a_clear_error(server, msa, play
 
 @pytest.mark.parametrize("content,where", [
     ("{not json", "not valid JSON"),
-    ('{"findings": [{"paragraph": 1}]}', "did not match the schema at findings/0"),
     ('{"findings": "none"}', "did not match the schema at findings"),
+    ('{"found": []}', "did not match the schema at top level"),
 ])
 def test_malformed_model_output_is_a_provider_error(server, playbook, content, where):
     server.script(completion(content))
@@ -144,6 +144,14 @@ def test_malformed_model_output_is_a_provider_error(server, playbook, content, w
     assert err.value.code == "malformed_output" and where in err.value.message
     assert err.value.usage.prompt_tokens == 120  # the tokens were spent all the same
     assert len(server.requests) == 1  # a bad answer is not retried blindly
+
+
+def test_a_finding_that_does_not_match_the_schema_costs_that_finding_not_the_batch(server, playbook):
+    good = {"rule": "R1", "paragraph": 1, "kind": "comment", "quote": "90 days", "new_text": "", "comment": "Long.",
+            "severity": "major", "confidence": 0.9}
+    server.script(completion({"findings": [{"paragraph": 1}, good | {"rule": "R9"}, good]}))
+    response = provider(server).analyze_batch(one_paragraph(playbook))
+    assert response.malformed == 2 and [(f.rule, f.quote) for f in response.findings] == [("payment-terms", "90 days")]
 
 
 def test_truncated_and_client_errors_are_not_retried(server, msa, playbook):
@@ -209,6 +217,7 @@ def test_a_missing_clause_is_asked_for_at_its_insertion_point(server, msa, playb
     assert s.kind is Kind.INSERT and s.anchor == anchor_of(msa, "10.1 ")
     user = server.requests[0].messages[1]["content"]
     assert "## Missing clauses" in user and "- R1 (Governing law): insert after paragraph [" in user
+    assert re.search(r"\[\d+\] \([^)]*insertion point for R1\)\n10\.1 This Agreement", user)
 
 
 def test_concurrency_is_bounded(msa, playbook):

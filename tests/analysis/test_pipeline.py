@@ -79,6 +79,7 @@ def test_progress_reports_stages_and_each_suggestion(msa, playbook):
     rules = len(playbook.enabled_rules)
     assert stages[0] == ("prepare", 0, rules) and stages[-1] == ("finalize", 1, 1)
     assert [s for s in stages if s[0] == "analyze"] == [("analyze", n, rules) for n in range(1, rules + 1)]
+    assert not any("requests" in d for k, d in events if k == "progress")  # no model: no parts to count
     reported = [d["id"] for k, d in events if k == "suggestion"]
     assert sorted(reported) == sorted(s.id for s in result.suggestions)
     event = next(d for k, d in events if k == "suggestion")

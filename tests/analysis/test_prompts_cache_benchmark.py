@@ -46,12 +46,12 @@ def test_batch_prompt_lists_each_rule_once_and_names_each_paragraphs_rules(playb
     late, law = playbook.rule("late-payment"), playbook.rule("governing-law")
     paragraphs = number_paragraphs([(1, "Interest accrues at 2% per month.", "6 Payment", "6.2"),
                                     (2, "Interest is simple.", "6 Payment", "6.3"), (3, "Second.", "", None)],
-                                   rules={1: ["R1"], 2: ["R1"], 3: []})
+                                   rules={1: ["R1"], 2: ["R1"], 3: []}, inserts={3: ["R2"]})
     text = batch_prompt([("R1", late), ("R2", law)], paragraphs, missing=[("R2", law.title, 3)], side="the Customer",
                         parties=["Acme Ltd (the Supplier)", "Beta plc (the Customer)"], terms=["Charges", "Services"])
     assert "[1] (in: 6 Payment · numbered 6.2 · rules: R1)\nInterest accrues at 2% per month." in text
     assert "[2] (numbered 6.3 · rules: R1)" in text  # the section is named where it changes only
-    assert "[3] (insertion point)\nSecond." in text
+    assert "[3] (insertion point for R2)\nSecond." in text
     assert text.count("late interest rate <= 1.5 percent per month") == 1 and "### R2: Governing law" in text
     assert "You act for the Customer." in text and '- Defined terms: "Charges", "Services"' in text
     assert "- R2 (Governing law): insert after paragraph [3]" in text

@@ -173,8 +173,10 @@ def test_analytics_totals_the_model_use_of_the_period(alice, bob, settings):
 @pytest.mark.django_db(transaction=True)
 def test_the_run_says_what_became_of_the_models_findings(alice):
     stats = model_stats(3, 9000, 400, 0.0016, raw_findings=9, hallucination_drops=1, off_target_drops=1,
-                        gate={"withheld": {"off_target": 2, "already_meets": 1}, "as_comment": {"foreign_terms": 1},
-                              "repaired": {"partial_phrase": 1}})
+                        gate={"withheld": {"off_target": 2, "already_meets": 1, "missing_but_present": 1},
+                              "as_comment": {"foreign_terms": 1, "no_side": 1}, "repaired": {"partial_phrase": 1},
+                              "model": {"withheld": {"off_target": 2, "already_meets": 1},
+                                        "as_comment": {"foreign_terms": 1}}})  # the rest were the engine's
     run = seeded_run(alice, stats=stats)
     line = ("Model findings: 9 · dropped: off target 3, already meets 1, quote not in the text 1 · "
             "kept as comments: foreign terms 1 · repaired: partial phrase 1")

@@ -150,6 +150,7 @@ class ProviderResponse:
     findings: tuple[RawFinding, ...]
     usage: Usage
     preference_updates: tuple[PreferenceUpdate, ...] = ()
+    malformed: int = 0  # findings left out because they did not match the answer's schema
 
 
 class ProviderError(Exception):
@@ -182,8 +183,8 @@ class Provider(Protocol):
     ``could_find(rule, texts, parties, reciprocal) -> list[bool]``: it is then
     asked only about the selected paragraphs where that is true. A provider
     with ``analyze_batch(BatchRequest) -> ProviderResponse`` is asked in
-    batches (``max_batch_chars`` then bounds a batch's paragraphs, context and
-    rules) and never through ``analyze``.
+    batches (``max_batch_chars`` then bounds a batch's paragraphs and rules; its
+    context has a cap of its own) and never through ``analyze``.
     """
 
     name: str

@@ -45,6 +45,27 @@ from .limiter import AdaptiveLimiter, retry_after
 _RETRY_STATUS = frozenset({408, 409, 429})
 _SEVERITIES = ["critical", "major", "minor"]
 
+# The answer as a whole: a list of findings (each checked against the batch's schema on its own) and, on a
+# re-run, the preferences tool's call or null.
+_ANSWER_SHAPE: dict[str, Any] = {
+    "type": "object",
+    "required": ["findings"],
+    "properties": {"findings": {"type": "array"},
+                   "update_preferences": {"anyOf": [{"type": "null"}, {
+                       "type": "object", "required": ["action", "lines"],
+                       "properties": {"action": {"enum": ["append", "replace"]},
+                                      "lines": {"type": "array", "items": {"type": "string"}}}}]}},
+}
+
+
+def _by_item(missing: dict[str, int]) -> dict[int, list[str]]:
+    """Item number → the rules (local names) whose missing clause goes after it."""
+    out: dict[int, list[str]] = {}
+    for ref, number in missing.items():
+        out.setdefault(number, []).append(ref)
+    return out
+
+
 def findings_schema(rules: list[str], *, rerun: bool = False) -> dict[str, Any]:
     """The strict JSON Schema of a batch's answer: findings, each under one of ``rules`` (local names). Re-runs
     may also call the seed's ``update_preferences``: a nullable object, since strict structured outputs
@@ -156,7 +177,8 @@ class OpenAIProvider:
         refs = {rule.key: f"R{n}" for n, rule in enumerate(request.rules, 1)}
         paragraphs = number_paragraphs([(i.number, i.text, i.context, i.label) for i in request.items],
                                        excerpts=frozenset(i.number for i in request.items if i.excerpt),
-                                       rules={i.number: [refs[k] for k in i.rules] for i in request.items})
+                                       rules={i.number: [refs[k] for k in i.rules] for i in request.items},
+                                       inserts=_by_item({refs[k]: n for k, n in request.missing.items()}))
         context = related_context([(i.number, r.key, r.label, r.text) for i in request.items for r in i.related],
                                   [(i.number, i.text) for i in request.items])
         titles = {rule.key: rule.title for rule in request.rules}
@@ -170,20 +192,23 @@ class OpenAIProvider:
         ]
         rerun = request.mode is PromptMode.RERUN
         schema = findings_schema(list(refs.values()), rerun=rerun)
-        data, usage = self.complete(messages, "contract_findings", schema,
-                                    accepted={**schema, "required": ["findings"]} if rerun else None)
+        # What is checked as a whole is the answer's shape; each finding is checked on its own, so one a server
+        # that does not enforce the schema got wrong costs that finding, not the batch (half a contract).
+        data, usage = self.complete(messages, "contract_findings", schema, accepted=_ANSWER_SHAPE)
         update = data.get("update_preferences") if rerun else None
         updates = (PreferenceUpdate(update["action"], tuple(update["lines"])),) if update and update["lines"] else ()
         keys = {ref: key for key, ref in refs.items()}
+        item = schema["properties"]["findings"]["items"]
+        valid = [f for f in data["findings"] if jsonschema.Draft202012Validator(item).is_valid(f)]
         findings = tuple(
             RawFinding(
                 paragraph=f["paragraph"], kind=f["kind"], quote=f["quote"], new_text=f["new_text"],
                 comment=f["comment"], severity=f["severity"], confidence=f["confidence"], source="model",
                 rule=keys[f["rule"]],
             )
-            for f in data["findings"]
+            for f in valid
         )
-        return ProviderResponse(findings, usage, updates)
+        return ProviderResponse(findings, usage, updates, malformed=len(data["findings"]) - len(valid))
 
     def complete(self, messages: list[dict[str, str]], schema_name: str, schema: dict[str, Any], *,
                  accepted: dict[str, Any] | None = None) -> tuple[dict, Usage]:

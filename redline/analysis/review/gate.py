@@ -82,6 +82,9 @@ class Gate:
     withheld: Counter[str] = field(default_factory=Counter)
     downgraded: Counter[str] = field(default_factory=Counter)
     repaired: Counter[str] = field(default_factory=Counter)
+    # the model's share of ``withheld`` and ``downgraded`` (the run says what became of the model's findings)
+    by_model: dict[str, Counter[str]] = field(default_factory=lambda: {"withheld": Counter(), "as_comment": Counter()})
+    judging_model: bool = False  # whether the finding being judged is a model's
     # per rule key: the parties doing what each reciprocal red flag says, anywhere in the contract (for a model)
     reciprocal: dict[str, dict[int, frozenset[str]]] = field(default_factory=dict)
 
@@ -97,6 +100,7 @@ class Gate:
         """The finding as it may be proposed (perhaps as a comment instead of an edit), or None when withheld."""
         # Comments too are written in the contract's spelling ("labor disputes" in a US contract).
         f = f | {"comment": respell(f["comment"], self.words.us_spelling)}
+        self.judging_model = f.get("source") == MODEL
         if missing:
             return self._missing(rule, f)
         if f.get("source") == MODEL:
@@ -130,7 +134,8 @@ class Gate:
         return {"acting_for": self.cast.client.to_dict() if self.cast.client else None,
                 "parties": [p.to_dict() for p in self.cast.parties],
                 "withheld": dict(sorted(self.withheld.items())), "as_comment": dict(sorted(self.downgraded.items())),
-                "repaired": dict(sorted(self.repaired.items()))}
+                "repaired": dict(sorted(self.repaired.items())),
+                "model": {k: dict(sorted(v.items())) for k, v in self.by_model.items()}}
 
     # ------------------------------------------------------------ the four questions
 
@@ -293,10 +298,14 @@ class Gate:
 
     def _withhold(self, reason: str) -> None:
         self.withheld[reason] += 1
+        if self.judging_model:
+            self.by_model["withheld"][reason] += 1
         return None
 
     def _as_comment(self, f: dict[str, Any], reason: str, note: str) -> dict[str, Any]:
         self.downgraded[reason] += 1
+        if self.judging_model:
+            self.by_model["as_comment"][reason] += 1
         comment = f["comment"] if not note or note in f["comment"] else f"{f['comment']} {note}".strip()
         return f | {"kind": "comment", "new_text": "", "comment": comment}
 
