@@ -69,12 +69,16 @@ def _embedder(backend: str, client: object | None = None) -> Embedder:
 @command
 def add_retrieval_bench(sub: argparse._SubParsersAction) -> None:
     """``redline retrieval-bench``: run the retriever over the EngramDB CUAD multi-hop set."""
-    p = sub.add_parser("retrieval-bench", help="write ranked span predictions for the EngramDB CUAD benchmark")
+    p = sub.add_parser("retrieval-bench", help="write ranked span predictions for the EngramDB CUAD benchmark",
+                       description="Write ranked span predictions for the EngramDB CUAD multi-hop set; score them with "
+                                   "the set's score_spans.py (--char-budget equal to --max-chars). Run once per "
+                                   "budget: a prediction made for one budget is not the one to truncate to another.")
     p.add_argument("--data", required=True, help="benchmark folder (holds multihop_qa_dataset.json)")
     p.add_argument("--out", required=True, help="predictions JSONL to write")
     p.add_argument("--backend", default="hashing", choices=["hashing", "local", "openai"], help="embedding backend")
     p.add_argument("--k", type=int, default=15, help="passages per question (default 15)")
-    p.add_argument("--max-chars", type=int, default=None, help="character budget per question")
+    p.add_argument("--max-chars", type=int, default=None,
+                   help="character budget per question (without one: k whole top-level sections)")
     p.add_argument("--unit-chars", type=int, default=None,
                    help="keep a section whole (with its subsections) up to this size (default 1500)")
     p.add_argument("--no-grow", dest="grow", action="store_false",
@@ -103,8 +107,7 @@ def run_retrieval_bench(args: argparse.Namespace) -> int:
         for row in predict(dataset, embedder, k=args.k, max_chars=args.max_chars,
                            unit_chars=args.unit_chars or UNIT_CHARS, grow=args.grow):
             if isinstance(row, BenchTimings):
-                print(f"{row.questions} questions over {row.contracts} contracts: graph+index "
-                      f"{row.build_seconds:.1f}s, search {row.search_seconds:.1f}s", file=sys.stderr)
+                print(row.summary(), file=sys.stderr)
             else:
                 out.write(json.dumps(row) + "\n")
     return EXIT_OK

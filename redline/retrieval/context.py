@@ -2,13 +2,25 @@
 
 The review model judges one clause at a time; without "Cause" as defined and
 Section 8.2 as written it is guessing. This gathers exactly those, in order of
-how directly the clause relies on them, within a size budget.
+how directly the clause relies on them, within a size budget, and spends the
+budget on text that says something:
+
+- a term defined twice, once by a pointer ("has the meaning set forth in
+  Section 7.1") and once where it is given its meaning, comes as the latter
+  alone (:meth:`~.graph.ContractGraph.primary_sites`), not as the pointer
+  plus the whole of Section 7.1;
+- a referenced section too long for what is left of the budget comes as its
+  beginning (heading, lead-in, first sentences, cut at a sentence end) rather
+  than not at all.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from .definitions import is_pointer
 
 if TYPE_CHECKING:
     from .graph import ContractGraph
@@ -16,6 +28,8 @@ if TYPE_CHECKING:
 _UBIQUITOUS = 0.5  # a term used in more than half the sections ("Agreement") is context of last resort
 _MAX_PARENT_CHARS = 600
 _WHOLE_SECTION_CHARS = 3000
+_MIN_PART_CHARS = 300
+_SENTENCE_END_RE = re.compile(r"[.;:](?=\s|$)")  # a section's beginning shorter than this says too little to be worth its room
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,10 +55,13 @@ class ContextItem:
 def clause_context(graph: ContractGraph, anchor: str, *, max_items: int = 12, max_chars: int = 8000) -> list[ContextItem]:
     """Everything the clause at ``anchor`` depends on: parent headings, definitions, referenced sections.
 
-    Definitions come for the terms the clause uses (not those it defines
-    itself) in order of first use, with the sections a definition itself
-    points to ("has the meaning set forth in Section 4(a)"); referenced
-    sections come with their own text. Bounded by ``max_items`` and
+    For the clause itself, then for the rest of its section: definitions of
+    the terms it uses (not those it defines itself), the most specific first
+    (a term few sections use says more than one used everywhere), with the
+    sections a definition itself points to ("has the meaning set forth in
+    Section 4(a)"); the sections it cites, with their own text; then the
+    definitions of terms used throughout the contract ("Agreement", a party's
+    name, "including"), when there is room. Bounded by ``max_items`` and
     ``max_chars`` so it can go straight into a prompt.
     """
     section = graph.section_of(anchor)
@@ -57,21 +74,50 @@ def clause_context(graph: ContractGraph, anchor: str, *, max_items: int = 12, ma
     parents = graph.ancestors(section.id)
     if parents:
         candidates.append(_parent(graph, section.label, parents[0]))
-    for blocks in ({block}, own - {block}):
-        candidates.extend(_definitions(graph, section.id, section.label, blocks))
+    for blocks in ({block}, own - {block}):  # the clause itself, then the rest of its section
+        candidates.extend(_definitions(graph, section.id, section.label, blocks, common=False))
         candidates.extend(_references(graph, section.label, blocks))
+        candidates.extend(_definitions(graph, section.id, section.label, blocks, common=True))
     if len(parents) > 1:
         candidates.append(_parent(graph, section.label, parents[-1]))
     out: list[ContextItem] = []
     used = 0
     seen: set[str] = set()
     for item in candidates:
-        if item.node in seen or len(out) >= max_items or used + len(item.text) > max_chars:
+        if item.node in seen or len(out) >= max_items:
             continue
-        seen.add(item.node)
-        out.append(item)
-        used += len(item.text)
+        fitted = item if used + len(item.text) <= max_chars else _beginning(graph, item, max_chars - used)
+        if fitted is None:
+            continue
+        seen.add(fitted.node)
+        out.append(fitted)
+        used += len(fitted.text)
     return out
+
+
+def _beginning(graph: ContractGraph, item: ContextItem, room: int) -> ContextItem | None:
+    """A referenced section cut to ``room``: its first paragraphs, the last one up to a sentence end."""
+    if item.kind != "reference" or room < _MIN_PART_CHARS:
+        return None
+    lines: list[str] = []
+    anchors: list[str] = []
+    left = room
+    for anchor in item.anchors:
+        block = graph.block_for(anchor)
+        line = block.text if block is not None else ""
+        if len(line) > left:
+            cut = max((m.end() for m in _SENTENCE_END_RE.finditer(line[:left])), default=0)
+            if cut:
+                lines.append(line[:cut])
+                anchors.append(anchor)
+            break
+        lines.append(line)
+        anchors.append(anchor)
+        left -= len(line) + 1
+    text = "\n".join(lines)
+    if len(text) < _MIN_PART_CHARS:
+        return None
+    return ContextItem(item.kind, item.node, item.label, tuple(anchors), text, item.path)
 
 
 def _parent(graph: ContractGraph, label: str, parent: Any) -> ContextItem:
@@ -84,21 +130,27 @@ def _parent(graph: ContractGraph, label: str, parent: Any) -> ContextItem:
                        (label, "PARENT_OF", parent.label))
 
 
-def _definitions(graph: ContractGraph, sid: str, label: str, blocks: set[int]) -> list[ContextItem]:
+def _definitions(graph: ContractGraph, sid: str, label: str, blocks: set[int], *, common: bool) -> list[ContextItem]:
+    """The definitions of the terms used in ``blocks``: the specific ones, or (``common``) those used
+    throughout the contract, which come after the sections the clause cites."""
     used: dict[str, int] = {}
     for u in graph.usages_in(blocks):
-        if u.definition not in used:
+        if u.definition not in used and (graph.term_spread(u.definition) > _UBIQUITOUS) == common:
             used[u.definition] = u.start
     out: list[ContextItem] = []
-    for did in sorted(used, key=lambda d: (graph.term_spread(d) > _UBIQUITOUS, used[d])):
+    for did in sorted(used, key=lambda d: (graph.term_spread(d), used[d])):  # specific first, then by first use
         d = graph.definition_by_id(did)
         if any(site.block in blocks for site in d.sites):
             continue  # the clause defines it itself
-        text, anchors = graph.definition_text(did)
+        sites = graph.primary_sites(did)
+        meant = [site for site in sites if not is_pointer(graph.text[site.start:site.end])]
+        shown = meant or sites  # what the term means; where it only points elsewhere, the pointer and its target
+        text = "\n".join(graph.text[site.start:site.end] for site in shown)
+        anchors = tuple(dict.fromkeys(graph.blocks[site.block].anchor for site in shown))
         path = (label, "USES_TERM", f'"{d.term}"')
         out.append(ContextItem("definition", did, f'Definition of "{d.term}"', anchors, text, path))
-        for r in graph.references_in({site.block for site in d.sites}):
-            if r.target and r.target != sid and r.start < max(s.end for s in d.sites):
+        for r in graph.references_in({site.block for site in shown}):
+            if r.target and r.target != sid and any(site.start <= r.start < site.end for site in shown):
                 target = graph.section(r.target)
                 anchors, text = _section_payload(graph, target.id)
                 out.append(ContextItem("reference", target.id, target.label, anchors, text,

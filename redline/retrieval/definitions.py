@@ -45,7 +45,7 @@ _LIST_TERM_RE = re.compile(r"^((?:[A-Z][\w/&'’-]*|of|and|or|the|for|in|to)(?:\
                            r"\s+(?:shall\s+mean|means|shall\s+have\s+the\s+meaning|has\s+the\s+meaning)\b")
 _MAX_TERM_WORDS = 8
 _POINTER_RE = re.compile(
-    r"\b(?:ha(?:s|ve)|shall\s+have)\s+the\s+(?:respective\s+)?meanings?\s+(?:set\s+(?:forth|out)|given|assigned|"
+    r"\b(?:ha(?:s|ve)|shall\s+have)\s+the\s+(?:respective\s+)?meanings?\s+(?:as\s+)?(?:set\s+(?:forth|out)|given|assigned|"
     r"ascribed|specified|provided|attributed|stated|defined)\b|\bas\s+(?:such\s+term\s+is\s+)?defined\s+in\b",
     re.IGNORECASE,
 )

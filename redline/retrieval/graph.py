@@ -200,6 +200,30 @@ class ContractGraph:
             return None, "unresolved"
         return self._resolve_raw(raw, source)
 
+    def readings(self, raw: RawRef) -> list[str]:
+        """Every section a reference read without context may mean, the default reading first.
+
+        A contract that carries a schedule or a second agreement has two
+        "Section 8"s; where a reference is written, its place decides, but a
+        question has no place, so its other words must (:mod:`.naming`).
+        """
+        default = self.resolve_raw(raw)
+        if raw.kind == "schedule":
+            candidates = list(self._keys.get(f"{raw.word} {raw.ident.lower()}", []))
+        elif raw.kind == "article":
+            number = normalise_number(raw.ident)
+            candidates = list(self._keys.get(f"article {number}", []) or self._keys.get(number, []))
+        else:
+            base, parts = split_ident(raw.ident)
+            number = normalise_number(base) if base else ""
+            candidates = []
+            for found in (self._keys.get(number, []) + self._keys.get(f"article {number}", [])) if number else []:
+                for part in parts:
+                    found = self._child_labelled(found, part) if found else None
+                if found:
+                    candidates.append(found)
+        return list(dict.fromkeys(x for x in (default, *candidates) if x))
+
     def resolve(self, reference: str, *, near: str | None = None) -> Section | None:
         """The section a reference written like "Section 8.2", "Article IV" or "Exhibit B" points to.
 

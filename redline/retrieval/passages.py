@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .definitions import is_pointer
 from .layout import Role
 
 if TYPE_CHECKING:
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
     from .graph import ContractGraph
 
 MAX_PASSAGE_CHARS = 1200
+MIN_PIECE_CHARS = 200
 UNIT_CHARS = 1500
 CONTENTS = "contents"  # the node of the table of contents (not a section of the outline)
 CONTENTS_HEADING = "Table of contents"
@@ -121,11 +123,13 @@ def build_passages(graph: ContractGraph, unit_chars: int) -> list[Passage]:
         if s.parent is None:
             unit(s.id)
     for d in graph.definitions:
-        for site in d.sites:
+        for site in graph.primary_sites(d.id):  # what the term means before where it only points elsewhere
             block = graph.blocks[site.block]
             end = min(site.end, site.start + 2 * MAX_PASSAGE_CHARS)
             owner = graph.owner[site.block]
             steps = ((block.start, block.end, owner), *ladder(owner)) if owner else ()
+            if is_pointer(graph.text[site.start:site.end]):
+                steps = steps[:1]  # "has the meaning set forth in …": its sentence, not the glossary around it
             add("definition", (d.id,), site.start, end, (block.anchor,), f'Definition of "{d.term}"', steps)
     contents = [b for b in graph.blocks if graph.roles[b.index] is Role.CONTENTS]
     whole = ((contents[0].start, contents[-1].end, CONTENTS),) if contents else ()
@@ -174,16 +178,21 @@ def chunks(blocks: list[Block]) -> list[tuple[int, int, tuple[str, ...]]]:
 
 
 def _sentence_pieces(block: Block) -> list[tuple[int, int]]:
+    """A long paragraph cut at sentence ends into pieces of at most :data:`MAX_PASSAGE_CHARS` where
+    sentences allow, none shorter than :data:`MIN_PIECE_CHARS`: a heading sentence or a page number
+    run into the paragraph ("… 34") is no passage of its own."""
     cuts = [m.end() for m in re.finditer(r"[.;:](?=\s+\S)", block.text)]
     pieces: list[tuple[int, int]] = []
     start = 0
     last = 0
     for cut in [*cuts, len(block.text)]:
-        if cut - start > MAX_PASSAGE_CHARS and last > start:
+        if cut - start > MAX_PASSAGE_CHARS and last - start >= MIN_PIECE_CHARS:
             pieces.append((start, last))
             start = last
             while start < len(block.text) and block.text[start].isspace():
                 start += 1
         last = cut
+    if pieces and len(block.text) - start < MIN_PIECE_CHARS:
+        start = pieces.pop()[0]
     pieces.append((start, len(block.text)))
     return [(block.start + s, block.start + e) for s, e in pieces if e > s]

@@ -89,6 +89,54 @@ Source: ACME CORP, 10-K, 3/1/2020
 """
 
 
+# A services agreement with long clauses: a glossary where one term only points elsewhere ("Service Credit"
+# has the meaning set forth in Section 4.2), uses of that term deep inside long clauses, and long sections
+# a budget must cut (the selection and clause-context tests).
+def filler(topic: str, n: int) -> str:
+    """``n`` plain sentences about ``topic`` (no defined term, no reference)."""
+    return " ".join(f"The parties shall review the {topic} arrangements at meeting number {i} and record the "
+                    f"outcome in the minutes kept for that purpose." for i in range(1, n + 1))
+
+
+_GLOSSARY = "\n\n".join(f'1.{i} "Term {chr(64 + i)}{chr(64 + i)}" means the item numbered {i} in the schedule of '
+                       f"items kept by the Supplier for the purposes of this Agreement." for i in range(3, 25))
+SERVICES = f"""\
+SERVICES AGREEMENT
+
+ARTICLE 1 DEFINITIONS
+
+1.1 "Affiliate" means any entity that controls, is controlled by or is under common control with a Party.
+
+1.2 "Service Credit" has the meaning set forth in Section 4.2.
+
+{_GLOSSARY}
+
+ARTICLE 2 SERVICES
+
+2.1 Delivery. The Supplier shall provide the services described in the order form.
+
+2.2 Reporting. {filler("reporting", 25)} Each report shows the Service Credits accrued in the month. \
+{filler("audit", 8)}
+
+ARTICLE 3 FEES
+
+3.1 Invoices. The Customer shall pay each invoice within thirty days. {filler("invoicing", 20)}
+
+ARTICLE 4 SERVICE LEVELS
+
+4.1 Availability. The services shall be available ninety-nine percent of each month, paid for under Section 3.1.
+
+4.2 Credits. If the Supplier misses a service level, it shall pay the Customer five percent of the monthly fee \
+(a "Service Credit").
+
+ARTICLE 5 GENERAL
+
+5.1 Remedy. Service Credits are the Customer's sole remedy for a missed service level.
+
+5.2 Notices. {filler("notice", 30)}
+"""
+
+
 @pytest.fixture(scope="session")
 def contract_text() -> str:
     return CONTRACT

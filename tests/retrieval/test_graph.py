@@ -6,7 +6,7 @@ import json
 
 from redline.retrieval.context import clause_context
 from redline.retrieval.graph import ContractGraph
-from tests.retrieval.conftest import section
+from tests.retrieval.conftest import SERVICES, section
 
 
 def _anchor(graph, number):
@@ -69,3 +69,25 @@ def test_stats(graph):
     stats = graph.stats()
     assert stats["sections"] == len(graph.sections) and stats["unresolved"] == 2
     assert {"parent_of", "defines", "uses_term", "references"} <= set(stats)
+
+
+def _services_anchor(graph, number):
+    return graph.blocks[section(graph, number).first].anchor
+
+
+def test_a_term_defined_where_it_operates_comes_as_that_sentence_not_as_its_pointer():
+    graph = ContractGraph.from_text(SERVICES)
+    items = clause_context(graph, _services_anchor(graph, "5.1"))  # "Service Credits are the sole remedy"
+    credit = next(i for i in items if i.label == 'Definition of "Service Credit"')
+    assert credit.text.startswith("If the Supplier misses a service level") and "has the meaning" not in credit.text
+    assert "Section 4.2 Credits" not in {i.label for i in items}  # the pointer's target adds nothing to it
+
+
+def test_a_cited_section_too_long_for_the_room_comes_as_its_beginning():
+    graph = ContractGraph.from_text(SERVICES)
+    items = clause_context(graph, _services_anchor(graph, "4.1"), max_chars=1000)  # cites Section 3.1 (2,800)
+    invoices = next(i for i in items if i.label == "Section 3.1 Invoices")
+    assert invoices.text.startswith("3.1 Invoices.") and invoices.text.endswith(".")
+    assert sum(len(i.text) for i in items) <= 1000
+    assert invoices.text in graph.block_for(invoices.anchors[0]).text  # verbatim
+
