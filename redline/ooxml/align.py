@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from difflib import SequenceMatcher
+from functools import lru_cache
 
 PAIR_SIMILARITY = 0.5  # share of words two paragraphs must agree on to be one paragraph, changed
 _DP_LIMIT = 40_000  # stretch sizes (old × new) above which pairing is greedy instead of optimal
@@ -24,8 +25,10 @@ _SPACE = re.compile(r"\s+")
 Pair = tuple[int | None, int | None]  # (old index, new index); None: the paragraph has no partner
 
 
+@lru_cache(maxsize=1 << 16)
 def normalise(text: str) -> str:
-    """A paragraph's text as compared: whitespace runs as one space, trimmed."""
+    """A paragraph's text as compared: whitespace runs as one space, trimmed (memoised: a comparison reads each
+    paragraph's text several times, to align, to move and to prove)."""
     return _SPACE.sub(" ", text).strip()
 
 

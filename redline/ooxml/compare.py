@@ -327,8 +327,8 @@ def _prove(data: bytes, old: list[Paragraph], new: list[Paragraph], stories: lis
     read = read_paragraphs(final)
     for view, want, got in (("accept", [p.text for p in new], [p.text for p in read]),
                             ("reject", [p.text for p in old], [p.original_text for p in read])):
-        w = [normalise(t) for t in want if normalise(t)]
-        g = [normalise(t) for t in got if normalise(t)]
+        w = [n for t in want if (n := normalise(t))]
+        g = [n for t in got if (n := normalise(t))]
         if w != g:
             at = next((k for k, (a, b) in enumerate(zip(w, g, strict=False)) if a != b), min(len(w), len(g)))
             raise CompareError("compare_unproven", f"The redline's {view} view differs at paragraph {at + 1}: "
