@@ -11,10 +11,8 @@ from __future__ import annotations
 
 import hashlib
 import io
-import json
 import re
 import struct
-import subprocess
 import zipfile
 import zlib
 from pathlib import Path
@@ -24,7 +22,7 @@ import pytest
 from redline.ooxml.compare import compare
 from tests.learning.lawyer import libreoffice_lawyer
 from tests.support.docx_builder import W, build_docx, para
-from tests.support.oracles import opens, pandoc_text, stats
+from tests.support.oracles import opens, pandoc_nodes, pandoc_text, stats
 
 IMAGE_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/image"
 R_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
@@ -72,21 +70,7 @@ def with_pictures(*blocks: str | bytes) -> bytes:
 
 def pandoc_pictures(path: Path, mode: str) -> list[str]:
     """The pictures pandoc shows with every change accepted or rejected, by the colour of their bytes."""
-    done = subprocess.run(["pandoc", "-f", "docx", "-t", "json", f"--track-changes={mode}", str(path)],
-                          capture_output=True, check=True, timeout=120)
-    targets: list[str] = []
-
-    def walk(node: object) -> None:
-        if isinstance(node, dict):
-            if node.get("t") == "Image":
-                targets.append(node["c"][2][0])
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
-            for value in node:
-                walk(value)
-
-    walk(json.loads(done.stdout))
+    targets = [node["c"][2][0] for node in pandoc_nodes(path, mode, "Image")]
     package = zipfile.ZipFile(path)
     return [NAMES.get(hashlib.sha256(package.read("word/" + t)).hexdigest(), t) for t in targets]
 

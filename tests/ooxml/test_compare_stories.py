@@ -9,9 +9,7 @@ engine's own accept and reject. Every file written is held to the Open XML valid
 from __future__ import annotations
 
 import io
-import json
 import re
-import subprocess
 import zipfile
 from pathlib import Path
 from xml.sax.saxutils import escape
@@ -22,7 +20,7 @@ from redline.ooxml.compare import compare
 from redline.ooxml.resolve import resolve_docx
 from tests.learning.lawyer import libreoffice_lawyer
 from tests.support.docx_builder import W, build_docx, para
-from tests.support.oracles import opens, oracle, pandoc_text, stats
+from tests.support.oracles import opens, oracle, pandoc_nodes, pandoc_text, stats
 
 R_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 REL = R_NS + "/"
@@ -89,24 +87,11 @@ def engine_view(data: bytes, action: str, name: str) -> list[str]:
 
 def pandoc_notes(path: Path, mode: str) -> list[str]:
     """pandoc's notes (footnotes and endnotes), each as one line, with changes accepted, rejected or shown."""
-    done = subprocess.run(["pandoc", "-f", "docx", "-t", "json", f"--track-changes={mode}", str(path)],
-                          capture_output=True, check=True, timeout=120)
     found: list[str] = []
-
-    def walk(node: object) -> None:
-        if isinstance(node, dict):
-            if node.get("t") == "Note":
-                walker = oracle._PandocWalker(mode)
-                walker.blocks(node["c"])
-                found.append(" ".join(" ".join(walker.lines).split()))
-                return
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
-            for value in node:
-                walk(value)
-
-    walk(json.loads(done.stdout))
+    for node in pandoc_nodes(path, mode, "Note"):
+        walker = oracle._PandocWalker(mode)
+        walker.blocks(node["c"])
+        found.append(" ".join(" ".join(walker.lines).split()))
     return found
 
 

@@ -51,3 +51,25 @@ def opens(path: str | os.PathLike) -> bool:
 def stats(path: str | os.PathLike) -> dict:
     """Counts of revisions, comments, bookmarks and custom properties."""
     return json.loads(json.dumps(oracle.stats(str(path))))
+
+
+def pandoc_nodes(path: str | os.PathLike, changes: str, kind: str) -> list[dict]:
+    """The nodes of one kind ("Image", "Note") in pandoc's JSON reading of a .docx with its tracked changes
+    accepted, rejected or shown, in document order (a node's own children are not searched)."""
+    done = subprocess.run(["pandoc", "-f", "docx", "-t", "json", f"--track-changes={changes}", str(path)],
+                          capture_output=True, check=True, timeout=120)
+    found: list[dict] = []
+
+    def walk(node: object) -> None:
+        if isinstance(node, dict):
+            if node.get("t") == kind:
+                found.append(node)
+                return
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(json.loads(done.stdout))
+    return found
