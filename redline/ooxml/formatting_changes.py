@@ -14,12 +14,12 @@ import copy
 from lxml import etree
 
 from .oxml import qn
+from .run_xml import preserve_space
 from .uncompared import MARKS, OFF, char_runs
 
 _R, _T, _RPR = qn("w:r"), qn("w:t"), qn("w:rPr")
 _RPR_CHANGE, _MOVE_FROM = qn("w:rPrChange"), qn("w:moveFrom")
 _ID, _AUTHOR, _DATE, _VAL = qn("w:id"), qn("w:author"), qn("w:date"), qn("w:val")
-_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
 _COMPARED = (*MARKS, qn("w:bCs"), qn("w:iCs"))  # what a formatting change records, as the old run had it
 # CT_RPr's children in schema order (the revision itself, w:rPrChange, comes last)
 _ORDER = tuple(qn(f"w:{t}") for t in (
@@ -86,8 +86,8 @@ def _split_before(r: etree._Element, k: int) -> None:
         if 0 < offset < len(text):
             tail = etree.SubElement(right, _T)
             tail.text, t.text = text[offset:], text[:offset]
-            for el in (t, tail):
-                el.set(_SPACE, "preserve")
+            preserve_space(t)
+            preserve_space(tail)
         elif offset == 0:
             movers.insert(0, t)
         for m in movers:

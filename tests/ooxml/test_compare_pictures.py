@@ -19,10 +19,11 @@ from pathlib import Path
 
 import pytest
 
-from redline.ooxml.compare import compare
 from tests.learning.lawyer import libreoffice_lawyer
 from tests.support.docx_builder import W, build_docx, para
-from tests.support.oracles import opens, pandoc_nodes, pandoc_text, stats
+from tests.support.oracles import opens, pandoc_nodes, stats
+
+from .test_compare_stories import compared
 
 IMAGE_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/image"
 R_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
@@ -81,17 +82,6 @@ def saved_pictures(data: bytes) -> list[str]:
     rels = dict(re.findall(r'Id="(\w+)"[^>]*Target="([^"]+)"', package.read("word/_rels/document.xml.rels").decode()))
     shown = re.findall(r'r:embed="(\w+)"', package.read("word/document.xml").decode())
     return [NAMES.get(hashlib.sha256(package.read("word/" + rels[rid])).hexdigest(), rels[rid]) for rid in shown]
-
-
-def compared(tmp_path: Path, old: bytes, new: bytes, name: str = "c"):
-    """Compare, write the three files, and assert pandoc reads the body's text right in both views."""
-    result = compare(old, new)
-    paths = {label: tmp_path / f"{name}-{label}.docx" for label in ("old", "new", "cmp")}
-    for label, data in (("old", old), ("new", new), ("cmp", result.docx)):
-        paths[label].write_bytes(data)
-    assert pandoc_text(paths["cmp"], "accept") == pandoc_text(paths["new"], "accept")
-    assert pandoc_text(paths["cmp"], "reject") == pandoc_text(paths["old"], "accept")
-    return result, paths
 
 
 def test_a_changed_picture_is_the_old_one_deleted_and_the_new_one_inserted(tmp_path):
